@@ -1,0 +1,20 @@
+//! The position core: squares, bitboards, pieces, moves, attack tables, Zobrist keys,
+//! positions (FEN, make/unmake), legal move generation and move notation.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod movegen;
+pub mod mv;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::{FenError, IllegalPosition, START_FEN};
+pub use movegen::{MoveList, gen_type};
+pub use mv::Move;
+pub use piece::{Color, Piece, PieceType};
+pub use position::Position;
+pub use square::Square;

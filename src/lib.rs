@@ -1,0 +1,6 @@
+//! Chariot: a rule-exact Xiangqi (Chinese chess) engine.
+//!
+//! Layers (arrows point down only): `tools` -> `core`. See `DESIGN.md` for the map.
+
+pub mod core;
+pub mod tools;

@@ -1,0 +1,133 @@
+//! The `chariot` binary: command-line subcommands; with no arguments, the protocol loop.
+
+use chariot::core::{Move, Position};
+use chariot::tools::perft;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "chariot",
+    version,
+    about = "Chariot, a rule-exact Xiangqi engine (UCCI/UCI)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (move-generation test).
+    Perft {
+        /// Depth in plies (1 or more).
+        depth: String,
+        /// Start from this FEN instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (ICCS, e.g. h2e2) to play before counting.
+        #[arg(long, num_args = 1.., value_name = "MOVE")]
+        moves: Vec<String>,
+        /// Print the count of each root move, in ICCS order.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads (root moves are split between them).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        None => {
+            println!(
+                "Chariot {}: the UCCI/UCI protocol loop is not built yet; try `chariot --help`.",
+                env!("CARGO_PKG_VERSION")
+            );
+            Ok(())
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            moves,
+            divide,
+            threads,
+        }) => run_perft(&depth, fen.as_deref(), &moves, divide, threads),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Sets up a position from an optional FEN and a list of ICCS moves, refusing the first
+/// illegal move by ply and text.
+fn setup(fen: Option<&str>, moves: &[String]) -> Result<Position, String> {
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(f).map_err(|e| e.to_string())?,
+        None => Position::startpos(),
+    };
+    for (i, text) in moves.iter().enumerate() {
+        let m = Move::parse_iccs(text)
+            .ok_or_else(|| format!("move {} '{text}' is not an ICCS move", i + 1))?;
+        if !pos.is_legal(m) {
+            return Err(format!(
+                "move {} '{text}' is illegal in {}",
+                i + 1,
+                pos.fen()
+            ));
+        }
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
+
+fn run_perft(
+    depth: &str,
+    fen: Option<&str>,
+    moves: &[String],
+    divide: bool,
+    threads: usize,
+) -> Result<(), String> {
+    let depth: u32 = match depth.parse() {
+        Ok(d) if (1..=20).contains(&d) => d,
+        _ => {
+            return Err(format!(
+                "perft depth '{depth}' is not a number from 1 to 20"
+            ));
+        }
+    };
+    if threads == 0 || threads > 1024 {
+        return Err(format!("--threads {threads} is not from 1 to 1024"));
+    }
+    let pos = setup(fen, moves)?;
+    let start = Instant::now();
+    let total = if divide || threads > 1 {
+        let counts = perft::divide(&pos, depth, threads);
+        if divide {
+            for (m, n) in &counts {
+                println!("{m}: {n}");
+            }
+        }
+        counts.iter().map(|&(_, n)| n).sum()
+    } else {
+        perft::perft(&mut pos.clone(), depth)
+    };
+    let elapsed = start.elapsed();
+    let ms = elapsed.as_millis();
+    let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    println!("total {total} time_ms {ms} nps {nps}");
+    Ok(())
+}

@@ -1,0 +1,3 @@
+//! Command-line features built on the library: perft (more to come: bench, judge, match).
+
+pub mod perft;
