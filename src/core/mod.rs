@@ -6,6 +6,7 @@ pub mod bitboard;
 pub mod fen;
 pub mod movegen;
 pub mod mv;
+pub mod notation;
 pub mod piece;
 pub mod position;
 pub mod square;
