@@ -41,10 +41,24 @@ enum Command {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if !e.use_stderr() => {
+            // --help and --version
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // one line, like every other error of the command line
+            let text = e.to_string();
+            let what: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+                .collect();
+            eprintln!(
+                "error: {} (see `chariot --help`)",
+                what.join(" ").trim_start_matches("error: ")
+            );
+            return ExitCode::from(2);
         }
     };
     let result = match cli.command {

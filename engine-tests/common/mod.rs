@@ -1,0 +1,106 @@
+//! Helpers shared by the engine tests: the perft suite reader and a deterministic walk
+//! through random legal games.
+
+#![allow(dead_code)]
+
+use chariot::core::Position;
+use std::path::PathBuf;
+
+/// One line of `engine-tests/perft.epd`: a FEN and its counts by depth.
+pub struct PerftCase {
+    pub fen: String,
+    pub counts: Vec<(u32, u64)>,
+    pub line: usize,
+}
+
+pub fn data_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("engine-tests")
+        .join(name)
+}
+
+/// Reads `FEN ;D1 n ;D2 n …` lines; `#` starts a comment line. The file is
+/// `engine-tests/perft.epd`, or the one named by `CHARIOT_PERFT_EPD`.
+pub fn perft_cases() -> Vec<PerftCase> {
+    let path =
+        std::env::var_os("CHARIOT_PERFT_EPD").map_or_else(|| data_path("perft.epd"), PathBuf::from);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut cases = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split(';');
+        let fen = parts
+            .next()
+            .expect("split yields one part")
+            .trim()
+            .to_string();
+        let counts = parts
+            .map(|p| {
+                let mut it = p.split_whitespace();
+                let d = it
+                    .next()
+                    .and_then(|d| d.strip_prefix('D'))
+                    .and_then(|d| d.parse().ok());
+                let n = it.next().and_then(|n| n.parse().ok());
+                match (d, n) {
+                    (Some(d), Some(n)) => (d, n),
+                    _ => panic!("perft.epd line {}: bad count '{p}'", i + 1),
+                }
+            })
+            .collect();
+        cases.push(PerftCase {
+            fen,
+            counts,
+            line: i + 1,
+        });
+    }
+    assert!(!cases.is_empty(), "perft.epd has no cases");
+    cases
+}
+
+/// A small deterministic PRNG (xorshift64*), so that every run tests the same positions.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Positions met while playing `games` random legal games of up to `plies` plies from each
+/// suite position (games stop at mate or stalemate).
+pub fn sample_positions(games: usize, plies: usize) -> Vec<Position> {
+    let mut rng = Rng::new(0x5eed_c4a2_1077_0001);
+    let mut out = Vec::new();
+    for case in perft_cases() {
+        let root = Position::from_fen(&case.fen).expect("suite FENs are valid");
+        for _ in 0..games {
+            let mut pos = root.clone();
+            out.push(pos.clone());
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves[rng.below(moves.len())]);
+                out.push(pos.clone());
+            }
+        }
+    }
+    out
+}
