@@ -24,25 +24,45 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Per-root-move counts, in ICCS order of the moves (`a0a1` < `a0b0` < …), split over
-/// `threads` worker threads when more than one.
+/// `threads` worker threads when more than one. The parallel work items are the positions
+/// two plies deep, so that even a root with one legal move keeps every thread busy.
 pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     let mut moves: Vec<Move> = pos.legal_moves().to_vec();
     moves.sort_by_key(|m| m.to_string());
     if depth == 0 {
         return Vec::new();
     }
-    let count = |m: &Move| {
+    let sequential = |m: &Move| {
         let mut p = pos.clone();
         p.make_move(*m);
         (*m, perft(&mut p, depth - 1))
     };
-    if threads <= 1 {
-        return moves.iter().map(count).collect();
+    if threads <= 1 || depth < 3 {
+        return moves.iter().map(sequential).collect();
     }
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
-        Err(_) => moves.iter().map(count).collect(),
+    // (root index, reply) pairs; a root move without replies counts 0 below it
+    let mut items = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        let mut p = pos.clone();
+        p.make_move(m);
+        items.extend(p.legal_moves().iter().map(|&r| (i, r)));
     }
+    let count = |&(i, r): &(usize, Move)| {
+        let mut p = pos.clone();
+        p.make_move(moves[i]);
+        p.make_move(r);
+        (i, perft(&mut p, depth - 2))
+    };
+    let counts: Vec<(usize, u64)> =
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| items.par_iter().map(count).collect()),
+            Err(_) => items.iter().map(count).collect(),
+        };
+    let mut totals = vec![0u64; moves.len()];
+    for (i, n) in counts {
+        totals[i] += n;
+    }
+    moves.into_iter().zip(totals).collect()
 }
 
 #[cfg(test)]
