@@ -3,4 +3,5 @@
 //! Layers (arrows point down only): `tools` -> `core`. See `DESIGN.md` for the map.
 
 pub mod core;
+pub mod rules;
 pub mod tools;

@@ -1,8 +1,10 @@
 //! The `chariot` binary: command-line subcommands; with no arguments, the protocol loop.
 
 use chariot::core::{Move, Position};
-use chariot::tools::perft;
+use chariot::rules::RuleSet;
+use chariot::tools::{judge, perft};
 use clap::{Parser, Subcommand};
+use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -35,6 +37,24 @@ enum Command {
         /// Worker threads (root moves are split between them).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+    },
+    /// Judge a game by the rules: who wins and why, clause by clause.
+    Judge {
+        /// Rule set: cxa (Chinese Xiangqi Association, default) or axf (Asian rules).
+        #[arg(long, default_value = "cxa")]
+        rules: String,
+        /// Start from this FEN instead of the start position (or the PGN's FEN tag).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in ICCS, WXF or Chinese notation (otherwise read from --pgn or stdin).
+        #[arg(long, num_args = 1.., value_name = "MOVE")]
+        moves: Option<Vec<String>>,
+        /// Read the game (first one) from a PGN file.
+        #[arg(long)]
+        pgn: Option<std::path::PathBuf>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -76,6 +96,13 @@ fn main() -> ExitCode {
             divide,
             threads,
         }) => run_perft(&depth, fen.as_deref(), &moves, divide, threads),
+        Some(Command::Judge {
+            rules,
+            fen,
+            moves,
+            pgn,
+            json,
+        }) => run_judge(&rules, fen, moves, pgn, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -143,5 +170,51 @@ fn run_perft(
     let ms = elapsed.as_millis();
     let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
     println!("total {total} time_ms {ms} nps {nps}");
+    Ok(())
+}
+
+fn run_judge(
+    rules: &str,
+    fen: Option<String>,
+    moves: Option<Vec<String>>,
+    pgn: Option<std::path::PathBuf>,
+    json: bool,
+) -> Result<(), String> {
+    let rules: RuleSet = rules.parse()?;
+    let mut game = match (moves, pgn) {
+        (Some(_), Some(_)) => return Err("give either --moves or --pgn, not both".into()),
+        (Some(m), None) => judge::GameText {
+            fen: None,
+            moves: m.iter().flat_map(|t| judge::movetext_tokens(t)).collect(),
+        },
+        (None, Some(path)) => {
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            judge::parse_pgn(&String::from_utf8_lossy(&bytes))?
+        }
+        (None, None) => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| format!("cannot read stdin: {e}"))?;
+            if text.trim_start().starts_with('[') {
+                judge::parse_pgn(&text)?
+            } else {
+                judge::GameText {
+                    fen: None,
+                    moves: judge::movetext_tokens(&text),
+                }
+            }
+        }
+    };
+    if fen.is_some() {
+        game.fen = fen;
+    }
+    let j = judge::judge(&game, rules)?;
+    if json {
+        println!("{}", judge::report_json(&j));
+    } else {
+        print!("{}", judge::report_text(&j));
+    }
     Ok(())
 }

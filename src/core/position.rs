@@ -30,6 +30,14 @@ pub struct Undo {
     danger: Bitboard,
 }
 
+impl Undo {
+    /// Was the side that made this move in check before it?
+    #[inline]
+    pub fn was_in_check(&self) -> bool {
+        self.checkers.any()
+    }
+}
+
 #[derive(Clone)]
 pub struct Position {
     board: [Option<Piece>; NUM_SQUARES],
@@ -211,6 +219,30 @@ impl Position {
     /// The moves made since the position was set up, oldest first.
     pub fn history(&self) -> &[Undo] {
         &self.history
+    }
+
+    /// Was the position `plies_ago` plies back (0 = now) a check to its side to move?
+    /// `None` when that position is before the start of the history.
+    pub fn was_check(&self, plies_ago: usize) -> Option<bool> {
+        let n = self.history.len();
+        match plies_ago {
+            0 => Some(self.in_check()),
+            k if k <= n => Some(self.history[n - k].was_in_check()),
+            _ => None,
+        }
+    }
+
+    /// Key of the position `plies_ago` plies back (0 = now), if the history reaches it.
+    #[inline]
+    pub fn key_at(&self, plies_ago: usize) -> Option<u64> {
+        match plies_ago {
+            0 => Some(self.key),
+            k => self
+                .history
+                .len()
+                .checked_sub(k)
+                .map(|i| self.history[i].key),
+        }
     }
 
     // ---- attacks ---------------------------------------------------------------------

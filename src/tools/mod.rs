@@ -1,3 +1,4 @@
 //! Command-line features built on the library: perft (more to come: bench, judge, match).
 
+pub mod judge;
 pub mod perft;

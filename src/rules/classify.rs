@@ -1,0 +1,353 @@
+//! Classification of one move in a repetition cycle (棋例 28–29): check (将), mate threat
+//! (杀), chase (捉) with the chased pieces, or idle (闲).
+//!
+//! The threats of the side that moved are measured as if it could move again (a null move
+//! for the opponent), and compared with its threats before the move: only new threats count
+//! (29.3.1), which takes care of discovered attacks, undermined defenders and net captures
+//! of pieces already attacked (29.5). A capture threatens to win material when the best
+//! exchange on the target square, with legal moves only (pins and the flying general
+//! respected), gains value for the capturer, and the capture does not let the opponent mate
+//! at once (29.3.3); a recapture that would allow an immediate mate is not a true root
+//! (28.16). Material values (25.3–25.4): rook 4, horse and cannon 2, advisor, elephant and
+//! crossed pawn 1, an uncrossed pawn 0 (never a victim, 25.2). So an unprotected piece, or a
+//! piece attacked by a lower-valued one (29.2.1), is chased, and an exchange offer is not.
+//! Two victims that share one single true root both count as unprotected (少根, 28.15).
+//! Threats of winning material by a check first (抽吃, 29.2.2) are found by trying each
+//! checking move against every reply. The king alone (27.1) and a pawn alone (27.2) never
+//! chase; they may still take part in the exchanges that decide whether a victim is won.
+//!
+//! Approximations, documented in the README: 27.3 (key defensive point), 27.4 (self-inflicted
+//! mate threats), 27.6 and 29.7 are not modelled; a mate threat is a forced mate of at most
+//! [`MATE_THREAT_MOVES`] moves by the mover, every move but the last a check.
+
+use crate::core::{Color, Move, MoveList, Piece, PieceType, Position, Square, gen_type};
+
+/// How far the mate-threat test looks: mates in this many moves of the mover, all but the
+/// last one checks.
+pub const MATE_THREAT_MOVES: u32 = 3;
+
+/// What a move does, most severe first (27.5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MoveKind {
+    /// 将: attacks the enemy king.
+    Check,
+    /// 杀: threatens mate next move or by continuous checks.
+    MateThreat,
+    /// 捉: threatens to win material.
+    Chase,
+    /// 闲: anything else.
+    Idle,
+}
+
+impl MoveKind {
+    pub fn chinese(self) -> &'static str {
+        match self {
+            MoveKind::Check => "将",
+            MoveKind::MateThreat => "杀",
+            MoveKind::Chase => "捉",
+            MoveKind::Idle => "闲",
+        }
+    }
+
+    pub fn english(self) -> &'static str {
+        match self {
+            MoveKind::Check => "check",
+            MoveKind::MateThreat => "mate threat",
+            MoveKind::Chase => "chase",
+            MoveKind::Idle => "idle",
+        }
+    }
+}
+
+/// The classification of one move: its kind and, for a chase, the squares of the chased
+/// pieces in the position after the move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Classified {
+    pub kind: MoveKind,
+    pub victims: Vec<Square>,
+}
+
+/// Material value for the chase rules (25.3).
+pub fn value(piece: Piece, sq: Square) -> i32 {
+    match piece.kind() {
+        PieceType::Rook => 4,
+        PieceType::Horse | PieceType::Cannon => 2,
+        PieceType::Advisor | PieceType::Elephant => 1,
+        PieceType::Pawn => i32::from(crossed(piece.color(), sq)),
+        PieceType::King => 1000,
+    }
+}
+
+/// Has a pawn of `color` on `sq` crossed the river?
+pub fn crossed(color: Color, sq: Square) -> bool {
+    match color {
+        Color::Red => sq.rank() >= 5,
+        Color::Black => sq.rank() <= 4,
+    }
+}
+
+fn no_moves(pos: &Position) -> bool {
+    pos.legal_moves().is_empty()
+}
+
+/// Can the side to move end the game at once (leave the opponent without a legal move)?
+pub fn has_mate_in_one(pos: &mut Position) -> bool {
+    let moves = pos.legal_moves();
+    moves.iter().any(|&m| {
+        pos.make_move(m);
+        let mated = no_moves(pos);
+        pos.unmake_move();
+        mated
+    })
+}
+
+/// Can the side to move force a win in at most `n` of its moves, every move but the last a
+/// check (连续照将)?
+pub fn mate_by_checks(pos: &mut Position, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    for &m in moves.iter() {
+        let checks = pos.gives_check(m);
+        pos.make_move(m);
+        let replies = pos.legal_moves();
+        let won = if replies.is_empty() {
+            true
+        } else if checks && n > 1 {
+            replies.iter().all(|&r| {
+                pos.make_move(r);
+                let w = mate_by_checks(pos, n - 1);
+                pos.unmake_move();
+                w
+            })
+        } else {
+            false
+        };
+        pos.unmake_move();
+        if won {
+            return true;
+        }
+    }
+    false
+}
+
+/// Net gain, for the side to move, of capturing on `to` with the piece on `from` and then
+/// exchanging on that square as well as both sides can (each may stop). `None` when the
+/// capture lets the opponent mate at once (29.3.3): then it wins nothing.
+fn capture_gain(pos: &mut Position, from: Square, to: Square) -> Option<i32> {
+    let victim = pos.piece_on(to)?;
+    let gained = value(victim, to);
+    let m = Move::new(from, to)?;
+    pos.make_move(m);
+    let result = if has_mate_in_one(pos) {
+        None
+    } else {
+        Some(gained - best_recapture(pos, to))
+    };
+    pos.unmake_move();
+    result
+}
+
+/// The best the side to move can get by recapturing on `to` (0 if it should not).
+fn best_recapture(pos: &mut Position, to: Square) -> i32 {
+    let mut best = 0;
+    for from in recapturers(pos, to) {
+        if let Some(g) = capture_gain(pos, from, to) {
+            best = best.max(g);
+        }
+    }
+    best
+}
+
+/// Pieces of the side to move that can legally capture on `to`.
+fn recapturers(pos: &Position, to: Square) -> Vec<Square> {
+    let mut list = MoveList::new();
+    pos.generate::<{ gen_type::CAPTURES }>(&mut list);
+    list.iter()
+        .filter(|m| m.to() == to)
+        .map(|m| m.from())
+        .collect()
+}
+
+/// True roots of the piece on `to` (the opponent of the side to move owns it) against a
+/// capture from `from`: the opponent's pieces that could recapture legally without being
+/// mated at once (28.16).
+fn true_roots(pos: &mut Position, from: Square, to: Square) -> Vec<Square> {
+    let Some(m) = Move::new(from, to) else {
+        return Vec::new();
+    };
+    pos.make_move(m);
+    let mut roots = Vec::new();
+    for r in recapturers(pos, to) {
+        let Some(rm) = Move::new(r, to) else { continue };
+        pos.make_move(rm);
+        let mated = has_mate_in_one(pos);
+        pos.unmake_move();
+        if !mated {
+            roots.push(r);
+        }
+    }
+    pos.unmake_move();
+    roots
+}
+
+/// Could the opponent of the side to move legally capture from `from` to `to` if it were
+/// its turn? (Geometry only when the side to move is in check and cannot pass.)
+fn can_take_back(pos: &mut Position, from: Square, to: Square) -> bool {
+    let Some(m) = Move::new(from, to) else {
+        return false;
+    };
+    if pos.in_check() {
+        return pos
+            .piece_on(from)
+            .is_some_and(|p| pos.piece_attacks(p, from, pos.occupancy()).contains(to));
+    }
+    pos.make_null();
+    let legal = pos.is_legal(m);
+    pos.unmake_null();
+    legal
+}
+
+/// Enemy pieces the side to move threatens to win by a direct capture next move.
+fn direct_threats(pos: &mut Position) -> Vec<Square> {
+    let us = pos.side_to_move();
+    let captures = pos.legal_captures();
+    let mut victims: Vec<Square> = Vec::new();
+    // protected victims with their single true root, for the insufficient-root rule
+    let mut single_rooted: Vec<(Square, Square)> = Vec::new();
+    for &m in captures.iter() {
+        let (from, to) = (m.from(), m.to());
+        let (Some(attacker), Some(victim)) = (pos.piece_on(from), pos.piece_on(to)) else {
+            continue;
+        };
+        debug_assert!(victim.color() != us);
+        if victims.contains(&to) || value(victim, to) == 0 || victim.kind() == PieceType::King {
+            continue;
+        }
+        // 27.1 and 27.2: the king or a pawn by itself does not chase
+        if matches!(attacker.kind(), PieceType::King | PieceType::Pawn) {
+            continue;
+        }
+        // a piece of the same type that can take the attacker back is offered an exchange
+        // (兑) or a sacrifice (献), both idle (28.4, 28.5)
+        if victim.kind() == attacker.kind() && can_take_back(pos, to, from) {
+            continue;
+        }
+        match capture_gain(pos, from, to) {
+            Some(g) if g > 0 => victims.push(to),
+            Some(_) => {
+                let roots = true_roots(pos, from, to);
+                if let [root] = roots[..] {
+                    single_rooted.push((to, root));
+                }
+            }
+            None => {}
+        }
+    }
+    // 28.15 少根: two attacked pieces with one shared root are both unprotected
+    for (i, &(v, root)) in single_rooted.iter().enumerate() {
+        let shared = single_rooted
+            .iter()
+            .enumerate()
+            .any(|(j, &(w, r))| j != i && w != v && r == root);
+        if shared && !victims.contains(&v) {
+            victims.push(v);
+        }
+    }
+    victims
+}
+
+/// Enemy pieces the side to move threatens to win next move: directly, or by a check that
+/// every reply leaves the piece to be won (抽吃).
+pub fn threats(pos: &mut Position) -> Vec<Square> {
+    let mut victims = direct_threats(pos);
+    let moves = pos.legal_moves();
+    for &c in moves.iter() {
+        if !pos.gives_check(c) {
+            continue;
+        }
+        pos.make_move(c);
+        let replies = pos.legal_moves();
+        let mut common: Option<Vec<Square>> = None;
+        if !replies.is_empty() {
+            for &r in replies.iter() {
+                pos.make_move(r);
+                let won = direct_threats(pos);
+                pos.unmake_move();
+                common = Some(match common {
+                    None => won,
+                    Some(prev) => prev.into_iter().filter(|v| won.contains(v)).collect(),
+                });
+                if common.as_ref().is_some_and(Vec::is_empty) {
+                    break;
+                }
+            }
+        }
+        pos.unmake_move();
+        for v in common.unwrap_or_default() {
+            // the checking piece itself may have moved onto the victim's line; the victim
+            // must be the same enemy piece that stood there before the check
+            if !victims.contains(&v)
+                && pos
+                    .piece_on(v)
+                    .is_some_and(|p| p.color() != pos.side_to_move())
+            {
+                victims.push(v);
+            }
+        }
+    }
+    victims
+}
+
+/// Threats of the side that just moved in `pos` (the opponent is to move and not in
+/// check): measured after a null move. Returns (mate threat, victims).
+fn threats_of_mover(pos: &mut Position) -> (bool, Vec<Square>) {
+    pos.make_null();
+    let mate = mate_by_checks(pos, MATE_THREAT_MOVES);
+    let victims = threats(pos);
+    pos.unmake_null();
+    (mate, victims)
+}
+
+/// Classifies the legal move `m` in `pos` (the position before it). `pos` is left as it
+/// was found.
+pub fn classify(pos: &mut Position, m: Move) -> Classified {
+    // what the mover threatened before the move (it is the side to move now)
+    let in_check_before = pos.in_check();
+    pos.make_move(m);
+    if pos.in_check() {
+        pos.unmake_move();
+        return Classified {
+            kind: MoveKind::Check,
+            victims: Vec::new(),
+        };
+    }
+    let (mate_after, victims_after) = threats_of_mover(pos);
+    pos.unmake_move();
+
+    // a side in check has no free threats to compare with
+    let mate_threat = mate_after && (in_check_before || !mate_by_checks(pos, MATE_THREAT_MOVES));
+    let victims_before = if in_check_before || victims_after.is_empty() {
+        Vec::new()
+    } else {
+        threats(pos)
+    };
+    // victims before the move stood on the same squares (the mover moved, they did not),
+    // except a piece the mover captured, which cannot happen in a cycle
+    let new: Vec<Square> = victims_after
+        .into_iter()
+        .filter(|v| !victims_before.contains(v))
+        .collect();
+    // 27.5: the most severe function names the move; the chased pieces are kept either way
+    // (the Asian rules judge a perpetual chase of one piece even where it is also a threat
+    // of mate)
+    let kind = if mate_threat {
+        MoveKind::MateThreat
+    } else if new.is_empty() {
+        MoveKind::Idle
+    } else {
+        MoveKind::Chase
+    };
+    Classified { kind, victims: new }
+}

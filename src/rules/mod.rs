@@ -1,0 +1,224 @@
+//! The rules of the game beyond move legality: how a game ends and why. Repetition
+//! verdicts (长将, 长捉, …) under the CXA or Asian rule sets, the natural move limit,
+//! insufficient material, checkmate and stalemate. The same code serves search, the match
+//! runner and `chariot judge`.
+
+pub mod classify;
+pub mod repetition;
+
+use crate::core::{Color, PieceType, Position};
+use repetition::{CycleVerdict, earlier_occurrences, judge_cycle};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which book of rules judges repetitions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RuleSet {
+    /// Chinese Xiangqi Association rules (2010): one check + one chase, chasing several
+    /// pieces in turn and perpetual mate threats are forbidden.
+    #[default]
+    Cxa,
+    /// Asian (AXF/WXF) rules: those are allowed; only perpetual check and chasing the same
+    /// piece with every move are forbidden.
+    Axf,
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RuleSet::Cxa => "cxa",
+            RuleSet::Axf => "axf",
+        })
+    }
+}
+
+impl FromStr for RuleSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RuleSet, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "cxa" | "chinese" | "cn" => Ok(RuleSet::Cxa),
+            "axf" | "asian" | "wxf" => Ok(RuleSet::Axf),
+            _ => Err(format!("unknown rule set '{s}' (cxa or axf)")),
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    RedWins,
+    BlackWins,
+    Draw,
+    Ongoing,
+}
+
+impl GameResult {
+    /// The side that wins, if any.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::RedWins => Some(Color::Red),
+            GameResult::BlackWins => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    pub fn win_for(side: Color) -> GameResult {
+        match side {
+            Color::Red => GameResult::RedWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// `red-wins`, `black-wins`, `draw`, `ongoing`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "red-wins",
+            GameResult::BlackWins => "black-wins",
+            GameResult::Draw => "draw",
+            GameResult::Ongoing => "ongoing",
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a game ended (or that it goes on).
+#[derive(Clone, Debug)]
+pub enum EndKind {
+    Checkmate,
+    Stalemate,
+    Repetition(Box<CycleVerdict>),
+    MoveLimit,
+    InsufficientMaterial,
+    Ongoing,
+}
+
+/// A verdict on a position with its history.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub result: GameResult,
+    pub kind: EndKind,
+    /// Clause numbers (CXA 2010, or 1999 where marked) that decide it.
+    pub clauses: Vec<&'static str>,
+    /// Plain words, Chinese terms in brackets.
+    pub description: String,
+}
+
+impl Verdict {
+    fn ongoing() -> Verdict {
+        Verdict {
+            result: GameResult::Ongoing,
+            kind: EndKind::Ongoing,
+            clauses: Vec::new(),
+            description: "the game goes on".into(),
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.result != GameResult::Ongoing
+    }
+}
+
+/// Plies without a capture that end the game in a draw (60 rounds, 2010 23.2).
+pub const MOVE_LIMIT_PLIES: usize = 120;
+/// Checks per side that count towards the move limit (2010 23.2).
+pub const COUNTED_CHECKS: usize = 10;
+
+/// Plies towards the natural move limit: plies since the last capture, less each side's
+/// checks beyond its first [`COUNTED_CHECKS`] in that window. Plies from before the start of
+/// the known history (a FEN's halfmove clock) count as non-checks.
+pub fn move_limit_plies(pos: &Position) -> usize {
+    let window = pos.halfmove_clock() as usize;
+    let mut checks = [0usize; 2];
+    let known = window.min(pos.history().len());
+    for back in 0..known {
+        if pos.was_check(back) == Some(true) {
+            // the position `back` plies ago was reached by a move of the side not to move then
+            let to_move = if back % 2 == 0 {
+                pos.side_to_move()
+            } else {
+                !pos.side_to_move()
+            };
+            checks[(!to_move).index()] += 1;
+        }
+    }
+    let excess: usize = checks
+        .iter()
+        .map(|&c| c.saturating_sub(COUNTED_CHECKS))
+        .sum();
+    window - excess.min(window)
+}
+
+/// Neither side has a piece that can attack across the river (rook, horse, cannon, pawn):
+/// no one can ever win (4.2.1).
+pub fn insufficient_material(pos: &Position) -> bool {
+    Color::ALL.iter().all(|&c| {
+        [
+            PieceType::Rook,
+            PieceType::Horse,
+            PieceType::Cannon,
+            PieceType::Pawn,
+        ]
+        .iter()
+        .all(|&t| pos.pieces(c, t).is_empty())
+    })
+}
+
+/// Judges the game as it stands: the side to move without a legal move loses (mate or
+/// stalemate); a position on the board for the third time is judged by the repetition
+/// rules; then the natural move limit and insufficient material.
+pub fn adjudicate(pos: &Position, rules: RuleSet) -> Verdict {
+    let us = pos.side_to_move();
+    if pos.legal_moves().is_empty() {
+        let mated = pos.in_check();
+        return Verdict {
+            result: GameResult::win_for(!us),
+            kind: if mated {
+                EndKind::Checkmate
+            } else {
+                EndKind::Stalemate
+            },
+            clauses: if mated {
+                vec!["1999 3.1", "1999 4.1.1"]
+            } else {
+                vec!["1999 3.2", "1999 4.1.3"]
+            },
+            description: if mated {
+                format!("{us} is checkmated (将死) and loses")
+            } else {
+                format!("{us} has no legal move (困毙) and loses")
+            },
+        };
+    }
+    if earlier_occurrences(pos).0 >= 2
+        && let Some(cycle) = judge_cycle(pos, rules)
+    {
+        return Verdict {
+            result: cycle.result,
+            clauses: cycle.clauses.clone(),
+            description: cycle.description.clone(),
+            kind: EndKind::Repetition(Box::new(cycle)),
+        };
+    }
+    if move_limit_plies(pos) >= MOVE_LIMIT_PLIES {
+        return Verdict {
+            result: GameResult::Draw,
+            kind: EndKind::MoveLimit,
+            clauses: vec!["23.2", "1999 4.2.4"],
+            description: "60 moves by each side without a capture (自然限着): draw".into(),
+        };
+    }
+    if insufficient_material(pos) {
+        return Verdict {
+            result: GameResult::Draw,
+            kind: EndKind::InsufficientMaterial,
+            clauses: vec!["1999 4.2.1"],
+            description: "neither side has a piece that can win (双方均无可能取胜的简单局势): draw"
+                .into(),
+        };
+    }
+    Verdict::ongoing()
+}

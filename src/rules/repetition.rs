@@ -1,0 +1,290 @@
+//! Repetition (循环反复, 24–26): finding a repeated position cheaply, and, only when one is
+//! found, judging the cycle under a rule set.
+
+use super::classify::{Classified, MoveKind, classify};
+use super::{GameResult, RuleSet};
+use crate::core::{Color, Move, Piece, Position, Square};
+use std::fmt::Write;
+
+/// How many earlier occurrences of the current position the reversible part of the history
+/// holds (same placement, same side to move; captures and null moves end the search).
+/// Returns the count and the plies back to the earliest one.
+pub fn earlier_occurrences(pos: &Position) -> (usize, usize) {
+    let key = pos.key();
+    let hist = pos.history();
+    let window = (pos.halfmove_clock() as usize).min(hist.len());
+    let mut count = 0;
+    let mut first = 0;
+    let mut back = 2;
+    while back <= window {
+        // the two moves that lead back to that position must be real moves
+        let i = hist.len() - back;
+        if hist[i].mv.is_none() || hist[i + 1].mv.is_none() {
+            break;
+        }
+        if hist[i].key == key {
+            count += 1;
+            first = back;
+        }
+        back += 2;
+    }
+    (count, first)
+}
+
+/// The cheap path for search: does the current position repeat one in the reversible
+/// history (at least once)?
+#[inline]
+pub fn is_repetition(pos: &Position) -> bool {
+    let key = pos.key();
+    let hist = pos.history();
+    let window = (pos.halfmove_clock() as usize).min(hist.len());
+    let mut back = 2;
+    while back <= window {
+        let i = hist.len() - back;
+        if hist[i].mv.is_none() || hist[i + 1].mv.is_none() {
+            return false;
+        }
+        if hist[i].key == key {
+            return true;
+        }
+        back += 2;
+    }
+    false
+}
+
+/// One move of a judged cycle.
+#[derive(Clone, Debug)]
+pub struct CycleMove {
+    pub mv: Move,
+    pub side: Color,
+    pub class: Classified,
+    /// Identities of the chased pieces: the square each stood on when the cycle began.
+    pub victim_ids: Vec<Square>,
+}
+
+/// What one side did over the cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Conduct {
+    /// Every move a check: 长将.
+    PerpetualCheck,
+    /// Every move an attack, and the rule set forbids this mix (长杀, 长捉, 一将一捉, …).
+    Forbidden(Vec<MoveKind>),
+    /// At least one idle move, or a mix the rule set allows.
+    Allowed(Vec<MoveKind>),
+}
+
+/// The judgement of a repetition cycle.
+#[derive(Clone, Debug)]
+pub struct CycleVerdict {
+    pub result: GameResult,
+    pub rules: RuleSet,
+    /// FEN of the position where the cycle starts (its first occurrence).
+    pub start_fen: String,
+    pub moves: Vec<CycleMove>,
+    pub red: Conduct,
+    pub black: Conduct,
+    /// Clause numbers of the CXA 2010 rules that decide it.
+    pub clauses: Vec<&'static str>,
+    /// Plain words, Chinese terms in brackets.
+    pub description: String,
+}
+
+impl CycleVerdict {
+    pub fn conduct(&self, side: Color) -> &Conduct {
+        match side {
+            Color::Red => &self.red,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+/// Judges the cycle that ends in the current position, which must repeat an earlier one
+/// (see [`earlier_occurrences`]); `None` otherwise. The cycle runs from the earliest
+/// occurrence in the reversible history to now.
+pub fn judge_cycle(pos: &Position, rules: RuleSet) -> Option<CycleVerdict> {
+    let (count, back) = earlier_occurrences(pos);
+    if count == 0 {
+        return None;
+    }
+    let hist = pos.history();
+    let moves: Vec<Move> = hist[hist.len() - back..]
+        .iter()
+        .filter_map(|u| u.mv)
+        .collect();
+    let mut p = pos.clone();
+    for _ in 0..back {
+        p.unmake_move();
+    }
+    let start_fen = p.fen();
+    // identity of each piece: its square at the start of the cycle
+    let mut ids: [Option<Square>; 90] = [None; 90];
+    for sq in Square::ALL {
+        if p.piece_on(sq).is_some() {
+            ids[sq.index()] = Some(sq);
+        }
+    }
+    let mut judged = Vec::with_capacity(moves.len());
+    for &m in &moves {
+        let side = p.side_to_move();
+        let class = classify(&mut p, m);
+        p.make_move(m);
+        ids[m.to().index()] = ids[m.from().index()].take();
+        let victim_ids = class
+            .victims
+            .iter()
+            .filter_map(|v| ids[v.index()])
+            .collect();
+        judged.push(CycleMove {
+            mv: m,
+            side,
+            class,
+            victim_ids,
+        });
+    }
+    let red = conduct(&judged, Color::Red, rules);
+    let black = conduct(&judged, Color::Black, rules);
+    let (result, clauses) = verdict(&red, &black);
+    let description = describe(&p, &ids, &judged, &red, &black, result, rules);
+    Some(CycleVerdict {
+        result,
+        rules,
+        start_fen,
+        moves: judged,
+        red,
+        black,
+        clauses,
+        description,
+    })
+}
+
+fn conduct(moves: &[CycleMove], side: Color, rules: RuleSet) -> Conduct {
+    let mine: Vec<&CycleMove> = moves.iter().filter(|m| m.side == side).collect();
+    let kinds: Vec<MoveKind> = mine.iter().map(|m| m.class.kind).collect();
+    if !kinds.is_empty() && kinds.iter().all(|&k| k == MoveKind::Check) {
+        return Conduct::PerpetualCheck;
+    }
+    let forbidden = match rules {
+        // 28.13: every move an attack of any kind, chasing one piece or several
+        RuleSet::Cxa => !kinds.is_empty() && kinds.iter().all(|&k| k != MoveKind::Idle),
+        // Asian rules: only chasing the same piece with every move is forbidden
+        RuleSet::Axf => {
+            !mine.is_empty()
+                && mine.iter().all(|m| m.class.kind != MoveKind::Check)
+                && mine[0]
+                    .victim_ids
+                    .iter()
+                    .any(|id| mine.iter().all(|m| m.victim_ids.contains(id)))
+        }
+    };
+    let mut distinct = kinds.clone();
+    distinct.sort();
+    distinct.dedup();
+    if forbidden {
+        Conduct::Forbidden(distinct)
+    } else {
+        Conduct::Allowed(distinct)
+    }
+}
+
+fn verdict(red: &Conduct, black: &Conduct) -> (GameResult, Vec<&'static str>) {
+    use Conduct::*;
+    match (red, black) {
+        (PerpetualCheck, PerpetualCheck) => (GameResult::Draw, vec!["24.5.2", "26.3"]),
+        (PerpetualCheck, _) => (GameResult::BlackWins, vec!["24.5.1", "26.1", "28.9"]),
+        (_, PerpetualCheck) => (GameResult::RedWins, vec!["24.5.1", "26.1", "28.9"]),
+        (Forbidden(_), Forbidden(_)) => (GameResult::Draw, vec!["24.5.2", "26.3", "28.13"]),
+        (Forbidden(_), Allowed(_)) => (GameResult::BlackWins, vec!["24.5.3", "26.4", "28.13"]),
+        (Allowed(_), Forbidden(_)) => (GameResult::RedWins, vec!["24.5.3", "26.4", "28.13"]),
+        (Allowed(_), Allowed(_)) => (GameResult::Draw, vec!["24.5.2", "26.2", "28.14"]),
+    }
+}
+
+/// The name of a side's conduct, English with the Chinese term.
+fn conduct_name(c: &Conduct) -> String {
+    match c {
+        Conduct::PerpetualCheck => "perpetual check (长将)".into(),
+        Conduct::Forbidden(kinds) | Conduct::Allowed(kinds) => {
+            let has = |k| kinds.contains(&k);
+            let attacks: Vec<MoveKind> = kinds
+                .iter()
+                .copied()
+                .filter(|&k| k != MoveKind::Idle)
+                .collect();
+            match (attacks.as_slice(), has(MoveKind::Idle)) {
+                ([], _) => "idle moves only (闲)".into(),
+                ([MoveKind::MateThreat], false) => "perpetual mate threat (长杀)".into(),
+                ([MoveKind::Chase], false) => "perpetual chase (长捉)".into(),
+                ([MoveKind::Check, MoveKind::MateThreat], false) => {
+                    "check and mate threat in turn (一将一杀)".into()
+                }
+                ([MoveKind::Check, MoveKind::Chase], false) => {
+                    "check and chase in turn (一将一捉)".into()
+                }
+                ([MoveKind::MateThreat, MoveKind::Chase], false) => {
+                    "mate threat and chase in turn (一杀一捉)".into()
+                }
+                (_, false) => "attacks with every move (将、杀、捉)".into(),
+                (a, true) => {
+                    let names: Vec<&str> = a.iter().map(|k| k.chinese()).collect();
+                    format!("attacks ({}) mixed with idle moves (闲)", names.join("、"))
+                }
+            }
+        }
+    }
+}
+
+fn piece_name(p: Piece) -> String {
+    format!("{} {}", p.color(), format!("{:?}", p.kind()).to_lowercase())
+}
+
+fn describe(
+    end: &Position,
+    ids: &[Option<Square>; 90],
+    moves: &[CycleMove],
+    red: &Conduct,
+    black: &Conduct,
+    result: GameResult,
+    rules: RuleSet,
+) -> String {
+    let mut s = String::new();
+    let side_text = |side: Color, c: &Conduct| {
+        let mut t = format!("{side}: {}", conduct_name(c));
+        // name the chased pieces by where they stand now
+        let mut victims: Vec<Square> = Vec::new();
+        for m in moves.iter().filter(|m| m.side == side) {
+            for id in &m.victim_ids {
+                let now = Square::ALL
+                    .iter()
+                    .copied()
+                    .find(|sq| ids[sq.index()] == Some(*id));
+                if let Some(sq) = now
+                    && !victims.contains(&sq)
+                {
+                    victims.push(sq);
+                }
+            }
+        }
+        let named: Vec<String> = victims
+            .iter()
+            .filter_map(|&v| end.piece_on(v).map(|p| format!("{} on {v}", piece_name(p))))
+            .collect();
+        if !named.is_empty()
+            && matches!(c, Conduct::Forbidden(k) | Conduct::Allowed(k) if k.contains(&MoveKind::Chase))
+        {
+            let _ = write!(t, ", chasing the {}", named.join(", the "));
+        }
+        t
+    };
+    let red_text = side_text(Color::Red, red);
+    let black_text = side_text(Color::Black, black);
+    let verdict = match result {
+        GameResult::RedWins => "black loses",
+        GameResult::BlackWins => "red loses",
+        _ => "draw",
+    };
+    let _ = write!(
+        s,
+        "repetition under {rules} rules, {verdict}: {red_text}; {black_text}"
+    );
+    s
+}

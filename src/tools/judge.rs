@@ -1,0 +1,312 @@
+//! `chariot judge`: the rule verdict for a game — who wins and why, clause by clause.
+//! Moves come as ICCS, WXF or Chinese text, from the command line, a PGN file or stdin.
+
+use crate::core::notation::{parse_any, to_chinese};
+use crate::core::{Move, Position};
+use crate::rules::{EndKind, GameResult, RuleSet, Verdict, adjudicate};
+use std::fmt::Write;
+
+/// A game to judge: a start position and move texts.
+pub struct GameText {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+/// The verdict on a game, with where it was reached.
+pub struct Judgement {
+    pub verdict: Verdict,
+    /// Ply after which the game ended (or the number of moves, if it goes on).
+    pub ply: usize,
+    /// Moves given after the game had ended.
+    pub ignored: usize,
+    pub rules: RuleSet,
+    /// Chinese notation of the last move played, when there is one.
+    pub last_move: Option<String>,
+}
+
+/// Reads the movetext and tags of the first game of a PGN text. Accepts move numbers,
+/// comments (`{…}`, `;…`), variations (skipped), NAGs, results and move suffixes (`!`, `?`).
+pub fn parse_pgn(text: &str) -> Result<GameText, String> {
+    let mut fen = None;
+    let mut body = String::new();
+    let mut seen_moves = false;
+    for line in text.lines() {
+        let l = line.trim().trim_start_matches('\u{feff}');
+        if l.starts_with('[') {
+            if seen_moves {
+                break; // the next game's tags
+            }
+            if let Some(rest) = l.strip_prefix("[FEN ") {
+                let v = rest.trim_end_matches(']').trim().trim_matches('"');
+                fen = Some(v.to_string());
+            }
+            continue;
+        }
+        if !l.is_empty() {
+            seen_moves = true;
+        }
+        body.push_str(l);
+        body.push('\n');
+    }
+    Ok(GameText {
+        fen,
+        moves: movetext_tokens(&body),
+    })
+}
+
+/// Splits movetext into move tokens, dropping numbers, comments, variations, NAGs, results.
+pub fn movetext_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth_brace = 0usize;
+    let mut depth_paren = 0usize;
+    let mut cleaned = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => depth_brace += 1,
+            '}' => depth_brace = depth_brace.saturating_sub(1),
+            '(' if depth_brace == 0 => depth_paren += 1,
+            ')' if depth_brace == 0 => depth_paren = depth_paren.saturating_sub(1),
+            ';' if depth_brace == 0 => {
+                for n in chars.by_ref() {
+                    if n == '\n' {
+                        break;
+                    }
+                }
+                cleaned.push(' ');
+            }
+            _ if depth_brace > 0 || depth_paren > 0 => {}
+            _ => cleaned.push(c),
+        }
+    }
+    for tok in cleaned.split_whitespace() {
+        // "12." / "12..." / "12.h2e2" (number glued to the move)
+        let t = tok
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches('.');
+        let t = if t.len() < tok.len()
+            && tok.starts_with(|c: char| c.is_ascii_digit())
+            && tok.contains('.')
+        {
+            t
+        } else {
+            tok
+        };
+        let t = t.trim_end_matches(['!', '?']);
+        if t.is_empty() || t.starts_with('$') || matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*" | "=")
+        {
+            continue;
+        }
+        out.push(t.to_string());
+    }
+    out
+}
+
+/// Plays the moves, judging after each: the first decisive event ends the game.
+pub fn judge(game: &GameText, rules: RuleSet) -> Result<Judgement, String> {
+    let mut pos = match &game.fen {
+        Some(f) => Position::from_fen(f).map_err(|e| e.to_string())?,
+        None => Position::startpos(),
+    };
+    let mut verdict = adjudicate(&pos, rules);
+    let mut ply = 0;
+    let mut last_move = None;
+    for (i, text) in game.moves.iter().enumerate() {
+        if verdict.is_over() {
+            break;
+        }
+        let m: Move =
+            parse_any(&pos, text).map_err(|e| format!("ply {} '{}': {e}", i + 1, short(text)))?;
+        last_move = Some(to_chinese(&pos, m));
+        pos.make_move(m);
+        ply = i + 1;
+        verdict = adjudicate(&pos, rules);
+    }
+    Ok(Judgement {
+        ignored: game.moves.len() - ply,
+        verdict,
+        ply,
+        rules,
+        last_move,
+    })
+}
+
+fn short(text: &str) -> String {
+    let t: String = text.chars().filter(|c| !c.is_control()).take(32).collect();
+    if text.chars().count() > 32 {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
+
+fn kind_name(kind: &EndKind) -> &'static str {
+    match kind {
+        EndKind::Checkmate => "checkmate",
+        EndKind::Stalemate => "stalemate",
+        EndKind::Repetition(_) => "repetition",
+        EndKind::MoveLimit => "move-limit",
+        EndKind::InsufficientMaterial => "insufficient-material",
+        EndKind::Ongoing => "ongoing",
+    }
+}
+
+/// The cycle's moves in Chinese notation with their classes, e.g. `车二平三(捉)`.
+fn cycle_lines(kind: &EndKind) -> Vec<(String, String, String, Vec<String>)> {
+    let EndKind::Repetition(cycle) = kind else {
+        return Vec::new();
+    };
+    let Ok(mut pos) = Position::from_fen(&cycle.start_fen) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for cm in &cycle.moves {
+        let chinese = to_chinese(&pos, cm.mv);
+        let victims = cm.class.victims.iter().map(|v| v.to_string()).collect();
+        out.push((
+            cm.mv.to_string(),
+            chinese,
+            cm.class.kind.english().to_string(),
+            victims,
+        ));
+        pos.make_move(cm.mv);
+    }
+    out
+}
+
+/// The plain-text report; its first line is exactly `result: <result>`.
+pub fn report_text(j: &Judgement) -> String {
+    let v = &j.verdict;
+    let mut s = format!("result: {}\n", v.result);
+    let _ = writeln!(s, "reason: {}", v.description);
+    match (v.result, &j.last_move) {
+        (GameResult::Ongoing, _) => {
+            let _ = writeln!(s, "ply: {} (no decisive event yet)", j.ply);
+        }
+        (_, Some(m)) => {
+            let _ = writeln!(s, "ply: {} (the game ended with {m})", j.ply);
+        }
+        (_, None) => {
+            let _ = writeln!(s, "ply: 0 (the starting position is already decided)");
+        }
+    }
+    if j.ignored > 0 {
+        let _ = writeln!(
+            s,
+            "note: {} move(s) after the end of the game were not played",
+            j.ignored
+        );
+    }
+    let _ = writeln!(s, "rules: {}", j.rules);
+    if !v.clauses.is_empty() {
+        let _ = writeln!(s, "clauses: {}", v.clauses.join(", "));
+    }
+    let cycle = cycle_lines(&v.kind);
+    if !cycle.is_empty() {
+        let moves: Vec<String> = cycle
+            .iter()
+            .map(|(_, cn, class, _)| {
+                let tag = match class.as_str() {
+                    "check" => "将",
+                    "mate threat" => "杀",
+                    "chase" => "捉",
+                    _ => "闲",
+                };
+                format!("{cn}({tag})")
+            })
+            .collect();
+        let _ = writeln!(s, "cycle: {}", moves.join(" "));
+    }
+    s
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One JSON object: `result`, `reason`, `rule_set`, `clauses`, `ply`, `kind`, `ignored`,
+/// and for repetitions `cycle` (each move in ICCS and Chinese, its class and victims).
+pub fn report_json(j: &Judgement) -> String {
+    let v = &j.verdict;
+    let clauses: Vec<String> = v.clauses.iter().map(|c| json_str(c)).collect();
+    let cycle: Vec<String> = cycle_lines(&v.kind)
+        .iter()
+        .map(|(iccs, cn, class, victims)| {
+            let vs: Vec<String> = victims.iter().map(|x| json_str(x)).collect();
+            format!(
+                "{{\"move\":{},\"chinese\":{},\"class\":{},\"victims\":[{}]}}",
+                json_str(iccs),
+                json_str(cn),
+                json_str(class),
+                vs.join(",")
+            )
+        })
+        .collect();
+    format!(
+        "{{\"result\":{},\"reason\":{},\"rule_set\":{},\"clauses\":[{}],\"ply\":{},\"kind\":{},\"ignored\":{},\"cycle\":[{}]}}",
+        json_str(v.result.as_str()),
+        json_str(&v.description),
+        json_str(&j.rules.to_string()),
+        clauses.join(","),
+        j.ply,
+        json_str(kind_name(&v.kind)),
+        j.ignored,
+        cycle.join(",")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_movetext_is_cleaned() {
+        let pgn = "[Event \"x\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n\n1. h2e2 {comment} h9g7 (1... b9c7) 2.h0g2 $1 i9h9!? ; rest\n3. 炮二平五 1-0\n\n[Event \"next\"]\n1. a0a1";
+        let g = parse_pgn(pgn).unwrap();
+        assert_eq!(g.fen.as_deref(), Some("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
+        assert_eq!(g.moves, vec!["h2e2", "h9g7", "h0g2", "i9h9", "炮二平五"]);
+    }
+
+    #[test]
+    fn judge_reports_the_first_decisive_ply_and_errors_name_the_ply() {
+        // black is mated by red's first move; the move after it is never played
+        let game = GameText {
+            fen: Some("3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1".into()),
+            moves: vec!["a0a9".into(), "d9d8".into()],
+        };
+        let j = judge(&game, RuleSet::Cxa).unwrap();
+        assert_eq!(j.verdict.result, GameResult::RedWins);
+        assert_eq!((j.ply, j.ignored), (1, 1));
+        assert!(report_text(&j).starts_with("result: red-wins\n"));
+        assert!(report_json(&j).starts_with("{\"result\":\"red-wins\""));
+        let open = judge(
+            &GameText {
+                fen: None,
+                moves: vec!["h2e2".into()],
+            },
+            RuleSet::Cxa,
+        )
+        .unwrap();
+        assert_eq!(open.verdict.result, GameResult::Ongoing);
+        let bad = GameText {
+            fen: None,
+            moves: vec!["h2e2".into(), "zz".into()],
+        };
+        let err = judge(&bad, RuleSet::Cxa).err().unwrap();
+        assert!(err.starts_with("ply 2 'zz'"), "{err}");
+    }
+}
