@@ -222,3 +222,70 @@ pub fn adjudicate(pos: &Position, rules: RuleSet) -> Verdict {
     }
     Verdict::ongoing()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Move;
+
+    fn play(fen: &str, moves: &str) -> Position {
+        let mut pos = Position::from_fen(fen).unwrap();
+        for t in moves.split_whitespace() {
+            let m = Move::parse_iccs(t)
+                .filter(|&m| pos.is_legal(m))
+                .unwrap_or_else(|| panic!("{t} illegal"));
+            pos.make_move(m);
+        }
+        pos
+    }
+
+    #[test]
+    fn move_limit_counts_plies_since_capture() {
+        // 110 plies from the FEN, then 10 more without a capture or check
+        let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 110 1";
+        let nine = "a0a1 d9d8 a1a2 d8d7 a2a3 d7d8 a3a4 d8d9 a4a5";
+        let pos = play(fen, nine);
+        assert_eq!(move_limit_plies(&pos), 119);
+        assert_eq!(adjudicate(&pos, RuleSet::Cxa).result, GameResult::Ongoing);
+        let pos = play(fen, &format!("{nine} d9d8"));
+        assert_eq!(move_limit_plies(&pos), 120);
+        let v = adjudicate(&pos, RuleSet::Cxa);
+        assert_eq!(v.result, GameResult::Draw);
+        assert!(matches!(v.kind, EndKind::MoveLimit));
+    }
+
+    #[test]
+    fn checks_beyond_ten_do_not_count() {
+        // the red rook checks with every move along ranks 9 and 8; the king steps away
+        let mut line = vec!["a0a9", "d9d8"];
+        for _ in 0..11 {
+            line.extend(["a9a8", "d8d9", "a8a9", "d9d8"]);
+        }
+        let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        let mut red_checks = 0;
+        for (i, t) in line.iter().enumerate() {
+            let m = Move::parse_iccs(t)
+                .filter(|&m| pos.is_legal(m))
+                .unwrap_or_else(|| panic!("{t} illegal"));
+            pos.make_move(m);
+            red_checks += usize::from(pos.in_check());
+            let plies = i + 1;
+            assert_eq!(
+                move_limit_plies(&pos),
+                plies - red_checks.saturating_sub(COUNTED_CHECKS),
+                "after {plies} plies"
+            );
+        }
+        assert_eq!(red_checks, 23);
+        assert_eq!(move_limit_plies(&pos), 46 - 13);
+    }
+
+    #[test]
+    fn bare_kings_and_advisors_are_a_draw() {
+        let pos = Position::from_fen("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w").unwrap();
+        assert!(insufficient_material(&pos));
+        assert_eq!(adjudicate(&pos, RuleSet::Axf).result, GameResult::Draw);
+        let pos = Position::from_fen("3ak4/4a4/9/9/9/9/9/9/4A4/3AKC3 w").unwrap();
+        assert!(!insufficient_material(&pos));
+    }
+}
