@@ -3,5 +3,8 @@
 //! Layers (arrows point down only): `tools` -> `core`. See `DESIGN.md` for the map.
 
 pub mod core;
+pub mod engine;
+pub mod eval;
 pub mod rules;
+pub mod search;
 pub mod tools;

@@ -2,7 +2,7 @@
 
 use chariot::core::{Move, Position};
 use chariot::rules::RuleSet;
-use chariot::tools::{judge, perft};
+use chariot::tools::{bench, judge, perft};
 use clap::{Parser, Subcommand};
 use std::io::Read;
 use std::process::ExitCode;
@@ -37,6 +37,43 @@ enum Command {
         /// Worker threads (root moves are split between them).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+    },
+    /// Fixed search of fixed positions: a deterministic node count (one thread).
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        depth: i32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Search one position and print info lines and the best move.
+    Go {
+        /// Position to search (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (ICCS) played from the FEN first.
+        #[arg(long, num_args = 1.., value_name = "MOVE")]
+        moves: Vec<String>,
+        /// Search depth.
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Search time in milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Node budget.
+        #[arg(long)]
+        nodes: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Rule set: cxa or axf.
+        #[arg(long, default_value = "cxa")]
+        rules: String,
     },
     /// Judge a game by the rules: who wins and why, clause by clause.
     Judge {
@@ -103,6 +140,21 @@ fn main() -> ExitCode {
             pgn,
             json,
         }) => run_judge(&rules, fen, moves, pgn, json),
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => run_bench(depth, threads, hash),
+        Some(Command::Go {
+            fen,
+            moves,
+            depth,
+            movetime,
+            nodes,
+            threads,
+            hash,
+            rules,
+        }) => run_go(fen, &moves, depth, movetime, nodes, threads, hash, &rules),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -215,6 +267,79 @@ fn run_judge(
         println!("{}", judge::report_json(&j));
     } else {
         print!("{}", judge::report_text(&j));
+    }
+    Ok(())
+}
+
+fn run_bench(depth: i32, threads: usize, hash: usize) -> Result<(), String> {
+    if !(1..=64).contains(&depth) {
+        return Err(format!("bench depth {depth} is not from 1 to 64"));
+    }
+    if threads == 0 || hash == 0 {
+        return Err("--threads and --hash must be at least 1".into());
+    }
+    bench::run(depth, threads, hash, |line| println!("{line}")).map(|_| ())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_go(
+    fen: Option<String>,
+    moves: &[String],
+    depth: Option<i32>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    threads: usize,
+    hash: usize,
+    rules: &str,
+) -> Result<(), String> {
+    use chariot::engine::{Engine, Options};
+    use chariot::search::{Limits, mate_plies};
+    let rules: RuleSet = rules.parse()?;
+    if threads == 0 || hash == 0 {
+        return Err("--threads and --hash must be at least 1".into());
+    }
+    let mut engine = Engine::new(Options {
+        hash_mib: hash,
+        threads,
+        rules,
+    });
+    let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+    engine.set_position(fen.as_deref(), &texts)?;
+    let time = movetime.map(std::time::Duration::from_millis);
+    let limits = Limits {
+        depth: depth.or(if time.is_none() && nodes.is_none() {
+            Some(10)
+        } else {
+            None
+        }),
+        nodes,
+        soft_time: time,
+        hard_time: time,
+        banned: Vec::new(),
+    };
+    let r = engine.go(limits, |info| {
+        let score = match mate_plies(info.score) {
+            Some(n) => format!("mate {}", if n > 0 { (n + 1) / 2 } else { n / 2 }),
+            None => format!("cp {}", info.score),
+        };
+        let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+        let ms = info.time.as_millis().max(1);
+        println!(
+            "info depth {} seldepth {} score {score} nodes {} nps {} time {} pv {}",
+            info.depth,
+            info.seldepth,
+            info.nodes,
+            info.nodes as u128 * 1000 / ms,
+            info.time.as_millis(),
+            pv.join(" ")
+        );
+    });
+    match r.best {
+        Some(m) => match r.ponder {
+            Some(p) => println!("bestmove {m} ponder {p}"),
+            None => println!("bestmove {m}"),
+        },
+        None => println!("nobestmove"),
     }
     Ok(())
 }

@@ -1,0 +1,75 @@
+//! Search sanity: mates are found, material is won, and the rules are applied inside the
+//! search — the engine avoids a forbidden repetition that would lose.
+
+use chariot::engine::{Engine, Options};
+use chariot::rules::{GameResult, RuleSet, adjudicate};
+use chariot::search::Limits;
+
+fn best(fen: &str, moves: &[&str], depth: i32, rules: RuleSet) -> String {
+    let mut e = Engine::new(Options {
+        hash_mib: 8,
+        threads: 1,
+        rules,
+    });
+    e.set_position(Some(fen), moves).expect("test position");
+    let r = e.go(
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        |_| {},
+    );
+    r.best.expect("a move").to_string()
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let fen = "3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+    let m = best(fen, &[], 4, RuleSet::Cxa);
+    let mut e = Engine::default();
+    e.set_position(Some(fen), &[m.as_str()]).unwrap();
+    assert_eq!(
+        adjudicate(e.position(), RuleSet::Cxa).result,
+        GameResult::RedWins,
+        "{m} does not mate"
+    );
+}
+
+#[test]
+fn takes_a_hanging_rook() {
+    // the black rook on e5 is unprotected and the red rook on e1 can take it
+    let m = best(
+        "3k5/9/9/9/4r4/9/9/9/4R4/5K3 w - - 0 1",
+        &[],
+        4,
+        RuleSet::Cxa,
+    );
+    assert_eq!(m, "e1e5");
+}
+
+#[test]
+fn avoids_losing_perpetual_check() {
+    // black's d4e4 would complete a perpetual check (长将) and lose
+    let moves = ["d6e6", "e4d4", "e6d6", "d4e4", "d6e6", "e4d4", "e6d6"];
+    for rules in [RuleSet::Cxa, RuleSet::Axf] {
+        let m = best(
+            "9/3kc4/3a5/3P5/9/4p4/9/4K4/9/3C5 w - - 0 1",
+            &moves,
+            6,
+            rules,
+        );
+        assert_ne!(m, "d4e4", "{rules}");
+    }
+}
+
+#[test]
+fn avoids_losing_perpetual_chase() {
+    // red's b2a2 would complete a perpetual chase of the black rook (长捉) and lose
+    let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+    let moves = [
+        "c2a2", "a7b7", "a2b2", "b7a7", "b2a2", "a7b7", "a2b2", "b7a7",
+    ];
+    for rules in [RuleSet::Cxa, RuleSet::Axf] {
+        assert_ne!(best(fen, &moves, 6, rules), "b2a2", "{rules}");
+    }
+}

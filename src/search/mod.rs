@@ -1,0 +1,687 @@
+//! Iterative deepening alpha-beta search (principal variation search) with quiescence, a
+//! shared transposition table and the game rules applied at every node: repetitions are
+//! judged by `rules` under the active rule set (a forbidden repetition loses like a distant
+//! mate, an allowed one draws), the natural move limit and insufficient material draw.
+//!
+//! Scores that depend on the path (a repetition verdict) are not stored in the
+//! transposition table as facts about the position: a node whose best line ends in such a
+//! verdict skips its store.
+
+pub mod params;
+pub mod tt;
+
+use crate::core::{Move, MoveList, PieceType, Position, gen_type};
+use crate::eval::{MATERIAL_MG, evaluate};
+use crate::rules::repetition::{earlier_occurrences, is_repetition, judge_cycle};
+use crate::rules::{
+    GameResult, MOVE_LIMIT_PLIES, RuleSet, insufficient_material, move_limit_plies,
+};
+use params::*;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use tt::{Bound, TranspositionTable};
+
+/// When to stop searching.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop starting new iterations after this long.
+    pub soft_time: Option<Duration>,
+    /// Stop at once after this long.
+    pub hard_time: Option<Duration>,
+    /// Root moves that may not be played (`banmoves`).
+    pub banned: Vec<Move>,
+}
+
+/// One line of search progress.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub score: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// Is `score` a mate (or rules win) score, and in how many plies?
+pub fn mate_plies(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some(MATE - score)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score))
+    } else {
+        None
+    }
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Late-move reduction table `[depth][move number]`.
+fn lmr_table() -> Vec<[i32; 64]> {
+    (0..64)
+        .map(|d| {
+            let mut row = [0i32; 64];
+            for (m, r) in row.iter_mut().enumerate() {
+                if d > 0 && m > 0 {
+                    *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// One search thread's state: its own histories and killers; the table is shared.
+pub struct Searcher<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    rules: RuleSet,
+    limits: Limits,
+    start: Instant,
+    pub nodes: u64,
+    seldepth: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<[i32; 90]>,
+    pv: Vec<Vec<Move>>,
+    lmr: Vec<[i32; 64]>,
+    /// Whether the score just returned by a child depends on the path (a repetition verdict).
+    path_dependent: bool,
+    verdicts: HashMap<u64, GameResult>,
+    /// Null move played at this ply (no two in a row).
+    null_at: Vec<bool>,
+    main: bool,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, rules: RuleSet) -> Searcher<'a> {
+        Searcher {
+            tt,
+            stop,
+            rules,
+            limits: Limits::default(),
+            start: Instant::now(),
+            nodes: 0,
+            seldepth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![[0; 90]; 14],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            lmr: lmr_table(),
+            path_dependent: false,
+            verdicts: HashMap::new(),
+            null_at: vec![false; MAX_PLY + 1],
+            main: true,
+        }
+    }
+
+    /// Clears histories and killers (a new game).
+    pub fn clear(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h = [0; 90]);
+        self.verdicts.clear();
+    }
+
+    /// Marks this searcher as a helper thread (no output, no time control of its own).
+    pub fn set_helper(&mut self) {
+        self.main = false;
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            let over_nodes = self.main && self.limits.nodes.is_some_and(|n| self.nodes >= n);
+            let over_time = self.main
+                && self
+                    .limits
+                    .hard_time
+                    .is_some_and(|t| self.start.elapsed() >= t);
+            if over_nodes || over_time {
+                self.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Iterative deepening from `pos`; `report` receives an [`Info`] after each iteration.
+    pub fn go(
+        &mut self,
+        pos: &mut Position,
+        limits: Limits,
+        mut report: impl FnMut(&Info),
+    ) -> SearchResult {
+        self.limits = limits;
+        self.start = Instant::now();
+        self.nodes = 0;
+        let mut result = SearchResult::default();
+        let mut root: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| !self.limits.banned.contains(m))
+            .collect();
+        if root.is_empty() {
+            return result;
+        }
+        result.best = Some(root[0]);
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let mut score = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) = if depth >= ASPIRATION_START_DEPTH {
+                (
+                    (score - delta).max(-INFINITE),
+                    (score + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            let s = loop {
+                let s = self.root_search(pos, &mut root, alpha, beta, depth);
+                if self.stop.load(Ordering::Relaxed) {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INFINITE);
+                } else if s >= beta {
+                    beta = (s + delta).min(INFINITE);
+                } else {
+                    break s;
+                }
+                delta += delta / 2;
+            };
+            if self.stop.load(Ordering::Relaxed) && depth > 1 {
+                break;
+            }
+            score = s;
+            let pv = self.pv[0].clone();
+            result = SearchResult {
+                best: pv.first().copied().or(result.best),
+                ponder: pv.get(1).copied(),
+                score,
+                depth,
+                nodes: self.nodes,
+            };
+            if self.main {
+                report(&Info {
+                    depth,
+                    seldepth: self.seldepth as i32,
+                    score,
+                    nodes: self.nodes,
+                    time: self.start.elapsed(),
+                    pv,
+                });
+            }
+            if self.main
+                && self
+                    .limits
+                    .soft_time
+                    .is_some_and(|t| self.start.elapsed() >= t)
+            {
+                break;
+            }
+            if mate_plies(score).is_some_and(|n| n.abs() <= depth) && self.limits.depth.is_none() {
+                break;
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// The root: all root moves, best first after each iteration.
+    fn root_search(
+        &mut self,
+        pos: &mut Position,
+        root: &mut Vec<Move>,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+    ) -> i32 {
+        let mut best = -INFINITE;
+        let mut best_index = 0;
+        self.pv[0].clear();
+        for (i, &m) in root.iter().enumerate() {
+            pos.make_move(m);
+            self.nodes += 1;
+            let s = if i == 0 {
+                -self.search(pos, -beta, -alpha, depth - 1, 1, true)
+            } else {
+                let mut s = -self.search(pos, -alpha - 1, -alpha, depth - 1, 1, false);
+                if s > alpha && s < beta {
+                    s = -self.search(pos, -beta, -alpha, depth - 1, 1, true);
+                }
+                s
+            };
+            pos.unmake_move();
+            if self.stop.load(Ordering::Relaxed) && depth > 1 {
+                break;
+            }
+            if s > best {
+                best = s;
+                best_index = i;
+                if s > alpha {
+                    alpha = s;
+                    let child = std::mem::take(&mut self.pv[1]);
+                    self.pv[0].clear();
+                    self.pv[0].push(m);
+                    self.pv[0].extend_from_slice(&child);
+                    self.pv[1] = child;
+                }
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        let m = root.remove(best_index);
+        root.insert(0, m);
+        if self.pv[0].is_empty() {
+            self.pv[0].push(root[0]);
+        }
+        best
+    }
+
+    /// The score the rules give this node, if they end the game here.
+    fn rule_score(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        if is_repetition(pos) {
+            let (_, back) = earlier_occurrences(pos);
+            let mut sig = back as u64;
+            for b in 0..=back {
+                sig = sig.rotate_left(7) ^ pos.key_at(b).unwrap_or(0);
+            }
+            let rules = self.rules;
+            let result = *self
+                .verdicts
+                .entry(sig)
+                .or_insert_with(|| judge_cycle(pos, rules).map_or(GameResult::Draw, |v| v.result));
+            return Some(match result.winner() {
+                None => DRAW,
+                Some(w) => {
+                    self.path_dependent = true;
+                    if w == pos.side_to_move() {
+                        REPETITION_WIN - ply as i32
+                    } else {
+                        -(REPETITION_WIN - ply as i32)
+                    }
+                }
+            });
+        }
+        if pos.halfmove_clock() as usize >= MOVE_LIMIT_PLIES
+            && move_limit_plies(pos) >= MOVE_LIMIT_PLIES
+        {
+            return Some(DRAW);
+        }
+        if insufficient_material(pos) {
+            return Some(DRAW);
+        }
+        None
+    }
+
+    fn order(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> Vec<(Move, i32)> {
+        moves
+            .iter()
+            .map(|&m| {
+                let s = if Some(m) == tt_move {
+                    1 << 30
+                } else if let Some(victim) = pos.piece_on(m.to()) {
+                    let attacker = pos
+                        .piece_on(m.from())
+                        .map_or(0, |p| MATERIAL_MG[p.kind().index()]);
+                    (1 << 24) + MATERIAL_MG[victim.kind().index()] * 16 - attacker / 16
+                } else if self.killers[ply][0] == Some(m) {
+                    (1 << 23) + 1
+                } else if self.killers[ply][1] == Some(m) {
+                    1 << 23
+                } else {
+                    let p = pos.piece_on(m.from()).map_or(0, |p| p.index());
+                    self.history[p][m.to().index()]
+                };
+                (m, s)
+            })
+            .collect()
+    }
+
+    fn search(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.path_dependent = false;
+        self.pv[ply].clear();
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let in_check = pos.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.out_of_time() {
+            return 0;
+        }
+        if let Some(s) = self.rule_score(pos, ply) {
+            return s;
+        }
+        // mate distance pruning
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+
+        if !pv_node && !in_check {
+            // reverse futility pruning
+            if depth <= RFP_MAX_DEPTH
+                && static_eval - RFP_MARGIN * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // null move: give the opponent a free move; if still above beta, cut
+            if depth >= NMP_MIN_DEPTH
+                && static_eval >= beta
+                && !self.null_at[ply - 1]
+                && has_attackers(pos)
+            {
+                let r = NMP_BASE + depth / NMP_DIVISOR;
+                pos.make_null();
+                self.null_at[ply] = true;
+                let mut s = -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.null_at[ply] = false;
+                pos.unmake_null();
+                if self.stop.load(Ordering::Relaxed) {
+                    return 0;
+                }
+                if s >= beta {
+                    if s >= MATE_BOUND {
+                        s = beta;
+                    }
+                    if depth < NMP_VERIFY_DEPTH {
+                        return s;
+                    }
+                    // verification against zugzwang: a reduced search without a null move
+                    self.null_at[ply] = true;
+                    let v = self.search(pos, beta - 1, beta, depth - 1 - r, ply, false);
+                    self.null_at[ply] = false;
+                    if v >= beta {
+                        return s;
+                    }
+                }
+            }
+        }
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            // checkmate and stalemate both lose
+            return -MATE + ply as i32;
+        }
+        let mut scored = self.order(pos, &moves, tt_move, ply);
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut best_dependent = false;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let original_alpha = alpha;
+        for i in 0..scored.len() {
+            // selection: bring the best remaining move forward
+            let j = (i..scored.len()).max_by_key(|&j| scored[j].1).unwrap_or(i);
+            scored.swap(i, j);
+            let m = scored[i].0;
+            let quiet = pos.piece_on(m.to()).is_none();
+            let gives_check = pos.gives_check(m);
+            if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
+                // late-move pruning and futility pruning of quiet moves at low depth
+                if depth <= LMP_MAX_DEPTH
+                    && quiets_tried.len() >= LMP_BASE + (depth * depth) as usize
+                {
+                    continue;
+                }
+                if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
+            pos.make_move(m);
+            let new_depth = depth - 1;
+            let s = if i == 0 {
+                -self.search(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVES
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    r = self.lmr[depth.min(63) as usize][i.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if s > alpha && r > 0 {
+                    s = -self.search(pos, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.search(pos, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            let child_dependent = self.path_dependent;
+            pos.unmake_move();
+            if self.stop.load(Ordering::Relaxed) {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_dependent = child_dependent;
+                if s > alpha {
+                    best_move = Some(m);
+                    alpha = s;
+                    if pv_node {
+                        let child = std::mem::take(&mut self.pv[ply + 1]);
+                        self.pv[ply].clear();
+                        self.pv[ply].push(m);
+                        self.pv[ply].extend_from_slice(&child);
+                        self.pv[ply + 1] = child;
+                    }
+                    if s >= beta {
+                        if quiet {
+                            self.reward_quiet(pos, m, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        if !best_dependent {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                best_move,
+                score_to_tt(best, ply),
+                static_eval,
+                depth,
+                bound,
+            );
+        }
+        self.path_dependent = best_dependent;
+        best
+    }
+
+    fn reward_quiet(&mut self, pos: &Position, m: Move, tried: &[Move], depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let mut update = |mv: Move, b: i32| {
+            if let Some(p) = pos.piece_on(mv.from()) {
+                let h = &mut self.history[p.index()][mv.to().index()];
+                *h += b - *h * b.abs() / HISTORY_MAX;
+            }
+        };
+        update(m, bonus);
+        for &q in tried {
+            update(q, -bonus);
+        }
+    }
+
+    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.path_dependent = false;
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        if self.out_of_time() {
+            return 0;
+        }
+        let in_check = pos.in_check();
+        let mut best = -INFINITE;
+        let mut stand = -INFINITE;
+        if !in_check {
+            stand = evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut list = MoveList::new();
+        if in_check {
+            pos.generate::<{ gen_type::ALL }>(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+        } else {
+            pos.generate::<{ gen_type::CAPTURES }>(&mut list);
+        }
+        let mut scored = self.order(pos, &list, None, ply.min(MAX_PLY));
+        for i in 0..scored.len() {
+            let j = (i..scored.len()).max_by_key(|&j| scored[j].1).unwrap_or(i);
+            scored.swap(i, j);
+            let m = scored[i].0;
+            if !in_check
+                && let Some(victim) = pos.piece_on(m.to())
+                && stand + MATERIAL_MG[victim.kind().index()] + DELTA_MARGIN < alpha
+            {
+                continue;
+            }
+            pos.make_move(m);
+            let s = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            pos.unmake_move();
+            if self.stop.load(Ordering::Relaxed) {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.path_dependent = false;
+        best
+    }
+}
+
+/// Does the side to move have a piece besides pawns, advisors and elephants (null move is
+/// unsafe in bare endgames, where zugzwang is common)?
+fn has_attackers(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    [PieceType::Rook, PieceType::Horse, PieceType::Cannon]
+        .iter()
+        .any(|&t| pos.pieces(us, t).any())
+}

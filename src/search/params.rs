@@ -1,0 +1,50 @@
+//! Every search margin, reduction and limit in one place, so they can be tuned.
+
+/// Score of a mate at the root; a mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 30000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 512;
+/// A repetition won or lost by the rules (长将, 长捉, …) scores like a distant mate.
+pub const REPETITION_WIN: i32 = MATE - 1024;
+pub const INFINITE: i32 = 32000;
+pub const DRAW: i32 = 0;
+pub const MAX_PLY: usize = 128;
+
+/// Aspiration window half-width at depth 5 and beyond, and how it widens.
+pub const ASPIRATION_START_DEPTH: i32 = 5;
+pub const ASPIRATION_DELTA: i32 = 24;
+
+/// Reverse futility pruning: margin per ply, depth limit.
+pub const RFP_MARGIN: i32 = 90;
+pub const RFP_MAX_DEPTH: i32 = 6;
+
+/// Null-move pruning: minimum depth, base reduction and depth divisor.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE: i32 = 3;
+pub const NMP_DIVISOR: i32 = 4;
+/// From this depth on a null-move cutoff is verified with a reduced normal search.
+pub const NMP_VERIFY_DEPTH: i32 = 10;
+
+/// Late-move reductions: minimum depth and move number, scale (in 1/100 ply).
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVES: usize = 3;
+pub const LMR_BASE: f64 = 0.6;
+pub const LMR_DIVISOR: f64 = 2.2;
+
+/// Late-move pruning: quiet moves beyond `LMP_BASE + depth²` are skipped at low depth.
+pub const LMP_MAX_DEPTH: i32 = 4;
+pub const LMP_BASE: usize = 4;
+
+/// Futility pruning of quiet moves at low depth: margin per ply.
+pub const FUTILITY_MARGIN: i32 = 110;
+pub const FUTILITY_MAX_DEPTH: i32 = 5;
+
+/// Internal iterative reduction: depth from which a node without a hash move searches one
+/// ply less.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Quiescence delta pruning margin.
+pub const DELTA_MARGIN: i32 = 150;
+
+/// History bonus cap.
+pub const HISTORY_MAX: i32 = 16384;

@@ -1,0 +1,103 @@
+//! `chariot bench`: a fixed search over fixed positions. With one thread the node count is
+//! deterministic; every commit that changes search or evaluation quotes it.
+
+use crate::engine::{Engine, Options};
+use crate::search::Limits;
+use std::time::Instant;
+
+/// Default search depth of the bench.
+pub const DEFAULT_DEPTH: i32 = 12;
+
+/// Openings, middlegames and endgames (the perft suite's positions and common openings).
+pub const POSITIONS: &[&str] = &[
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+    "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2",
+    "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKAB1R b - - 1 1",
+    "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2B2C1/9/RN1AKABNR w - - 2 2",
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
+    "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w - - 0 1",
+    "2bakab2/9/2n1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/2N1C1N2/9/R1BAKAB2 w - - 0 1",
+    "r1bakab1r/9/2n1c1n2/p1p1p1p1p/9/9/P1P1P1P1P/2N1C1N2/9/R1BAKAB1R w - - 0 1",
+    "2bakab2/9/4c1n2/p3p1p1p/2p6/6P2/P1P1P3P/4C1N2/9/2BAKAB2 w - - 0 1",
+    "3akab2/9/4b4/p3p3p/2p3p2/9/P1P1P1P1P/4B4/4A4/2BAK4 w - - 0 1",
+    "3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK1R2 w - - 0 1",
+    "4k4/9/9/9/9/9/9/9/4A4/3AK1C2 w - - 0 1",
+    "3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1",
+    "3ak4/4a4/9/9/9/9/9/9/9/3K1R3 w - - 0 1",
+    "4ka3/4a4/9/9/9/9/9/9/4N4/3K5 w - - 0 1",
+    "2bak4/4a4/4b4/9/9/9/9/4B4/4A4/2BAKR3 w - - 0 1",
+    "4k4/4a4/4ba3/9/2P6/9/9/9/4K4/9 w - - 0 1",
+    "3a1k3/9/4b4/4p4/9/9/9/4B4/9/3K1A3 w - - 0 1",
+    "4kab2/4a4/9/9/9/9/9/9/4A4/2CK1AB2 w - - 0 1",
+    "r3kab2/4a4/2n1b4/p3p1p1p/9/2P6/P3P1P1P/4B1N2/4A4/2B1KA2R w - - 0 1",
+    "2bakab1r/9/1c2c1n2/p3p1p1p/2p6/6P2/P1P1P3P/2N1C1N2/9/R1BAKAB2 b - - 0 1",
+    "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R b - - 2 2",
+    "1rbakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 6 4",
+    "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/2P3P2/P3P3P/1CN1C1N2/9/R1BAKAB1R w - - 6 4",
+    "3akab2/9/2n1b4/p1p1p1p1p/9/9/P1P1P1P1P/4B4/4A4/2NAK1B2 w - - 0 1",
+    "2ba1k3/4a4/4b4/p3N3p/9/9/P7P/4B4/4A4/3AK1B2 w - - 0 1",
+];
+
+/// One bench run: per-position lines, then `Bench: <nodes> nodes <nps> nps`.
+pub fn run(
+    depth: i32,
+    threads: usize,
+    hash_mib: usize,
+    mut out: impl FnMut(&str),
+) -> Result<(u64, u64), String> {
+    let mut engine = Engine::new(Options {
+        hash_mib,
+        threads,
+        ..Options::default()
+    });
+    let start = Instant::now();
+    let mut total = 0u64;
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        engine.new_game();
+        engine
+            .set_position(Some(fen), &[])
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        let r = engine.go(
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        total += r.nodes;
+        let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+        out(&format!(
+            "position {:>2}/{}: bestmove {best} score {} nodes {}  {fen}",
+            i + 1,
+            POSITIONS.len(),
+            r.score,
+            r.nodes
+        ));
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let nps = (total as f64 / secs) as u64;
+    out(&format!("Bench: {total} nodes {nps} nps"));
+    Ok((total, nps))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::Position;
+
+    #[test]
+    fn bench_positions_are_legal_and_distinct() {
+        let mut keys = std::collections::HashSet::new();
+        for fen in super::POSITIONS {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert!(!pos.legal_moves().is_empty(), "{fen}");
+            assert!(keys.insert(pos.key()), "duplicate {fen}");
+        }
+        assert!(super::POSITIONS.len() >= 30);
+    }
+}
