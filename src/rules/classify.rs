@@ -17,8 +17,10 @@
 //! chase; they may still take part in the exchanges that decide whether a victim is won.
 //!
 //! Approximations, documented in the README: 27.3 (key defensive point), 27.4 (self-inflicted
-//! mate threats), 27.6 and 29.7 are not modelled; a mate threat is a forced mate of at most
-//! [`MATE_THREAT_MOVES`] moves by the mover, every move but the last a check.
+//! mate threats), 27.6 and 29.7 are not modelled. A mate threat (28.2) is a win the mover
+//! could force on its very next move, or within [`MATE_THREAT_MOVES`] moves every one but the
+//! last a check; the longer kind counts only when this move created it, since a side with
+//! overwhelming material always has one and its idle moves are not 杀.
 
 use crate::core::{Color, Move, MoveList, Piece, PieceType, Position, Square, gen_type};
 
@@ -300,11 +302,27 @@ pub fn threats(pos: &mut Position) -> Vec<Square> {
     victims
 }
 
+/// How the side that just moved threatens mate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum MateThreat {
+    None,
+    /// It could win on its very next move.
+    NextMove,
+    /// It could force a win by continuous checks.
+    ByChecks,
+}
+
 /// Threats of the side that just moved in `pos` (the opponent is to move and not in
 /// check): measured after a null move. Returns (mate threat, victims).
-fn threats_of_mover(pos: &mut Position) -> (bool, Vec<Square>) {
+fn threats_of_mover(pos: &mut Position) -> (MateThreat, Vec<Square>) {
     pos.make_null();
-    let mate = mate_by_checks(pos, MATE_THREAT_MOVES);
+    let mate = if has_mate_in_one(pos) {
+        MateThreat::NextMove
+    } else if mate_by_checks(pos, MATE_THREAT_MOVES) {
+        MateThreat::ByChecks
+    } else {
+        MateThreat::None
+    };
     let victims = threats(pos);
     pos.unmake_null();
     (mate, victims)
@@ -326,8 +344,15 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
     let (mate_after, victims_after) = threats_of_mover(pos);
     pos.unmake_move();
 
-    // a side in check has no free threats to compare with
-    let mate_threat = mate_after && (in_check_before || !mate_by_checks(pos, MATE_THREAT_MOVES));
+    // 28.2: a threat to mate on the very next move is a mate threat whatever came before;
+    // a longer mating attack by continuous checks counts when this move created it (a side
+    // with overwhelming material always has one, and its idle moves are not 杀). A side in
+    // check has no free threats to compare with.
+    let mate_threat = match mate_after {
+        MateThreat::None => false,
+        MateThreat::NextMove => true,
+        MateThreat::ByChecks => in_check_before || !mate_by_checks(pos, MATE_THREAT_MOVES),
+    };
     let victims_before = if in_check_before || victims_after.is_empty() {
         Vec::new()
     } else {
