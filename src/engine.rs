@@ -107,8 +107,15 @@ impl Engine {
 
     /// Searches the current position (blocking) with Lazy SMP over `threads` threads; the
     /// main thread reports progress and gives the result.
-    pub fn go(&mut self, limits: Limits, mut on_info: impl FnMut(&Info)) -> SearchResult {
+    pub fn go(&mut self, limits: Limits, on_info: impl FnMut(&Info)) -> SearchResult {
         self.stop.store(false, Ordering::Relaxed);
+        self.search(limits, on_info)
+    }
+
+    /// [`Engine::go`] without clearing the stop flag first: for a caller that cleared it
+    /// before handing the search to another thread, so that a `stop` arriving before the
+    /// search starts is not lost.
+    pub fn search(&mut self, limits: Limits, mut on_info: impl FnMut(&Info)) -> SearchResult {
         self.tt.new_search();
         let threads = self.options.threads;
         let rules = self.options.rules;

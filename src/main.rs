@@ -120,10 +120,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         None => {
-            println!(
-                "Chariot {}: the UCCI/UCI protocol loop is not built yet; try `chariot --help`.",
-                env!("CARGO_PKG_VERSION")
-            );
+            chariot::protocol::run();
             Ok(())
         }
         Some(Command::Perft {

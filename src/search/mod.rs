@@ -8,6 +8,7 @@
 //! verdict skips its store.
 
 pub mod params;
+pub mod time;
 pub mod tt;
 
 use crate::core::{Move, MoveList, PieceType, Position, gen_type};
