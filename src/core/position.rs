@@ -440,6 +440,17 @@ impl Position {
     /// Passes the turn (for null-move search). Not legal when in check.
     pub fn make_null(&mut self) {
         debug_assert!(!self.in_check());
+        self.pass_turn();
+    }
+
+    /// Passes the turn even when in check, leaving a position no game reaches (the side
+    /// that moved next could take the king). Only for the rules' "what if the check were
+    /// answered" questions: the caller never captures the king. Undo with `unmake_null`.
+    pub fn make_null_in_check(&mut self) {
+        self.pass_turn();
+    }
+
+    fn pass_turn(&mut self) {
         self.history.push(Undo {
             mv: None,
             captured: None,

@@ -211,8 +211,10 @@ fn can_take_back(pos: &mut Position, from: Square, to: Square) -> bool {
     legal
 }
 
-/// Enemy pieces the side to move threatens to win by a direct capture next move.
-fn direct_threats(pos: &mut Position) -> Vec<Square> {
+/// Enemy pieces the side to move threatens to win by a direct capture next move: (won
+/// outright by the exchange, unprotected only because they share their single root with
+/// another attacked piece).
+fn direct_threats(pos: &mut Position) -> (Vec<Square>, Vec<Square>) {
     let us = pos.side_to_move();
     let captures = pos.legal_captures();
     let mut victims: Vec<Square> = Vec::new();
@@ -248,58 +250,114 @@ fn direct_threats(pos: &mut Position) -> Vec<Square> {
         }
     }
     // 28.15 少根: two attacked pieces with one shared root are both unprotected
+    let mut shared_root = Vec::new();
     for (i, &(v, root)) in single_rooted.iter().enumerate() {
         let shared = single_rooted
             .iter()
             .enumerate()
             .any(|(j, &(w, r))| j != i && w != v && r == root);
-        if shared && !victims.contains(&v) {
-            victims.push(v);
+        if shared && !victims.contains(&v) && !shared_root.contains(&v) {
+            shared_root.push(v);
         }
     }
-    victims
+    (victims, shared_root)
 }
 
-/// Enemy pieces the side to move threatens to win next move: directly, or by a check that
-/// every reply leaves the piece to be won (抽吃).
-pub fn threats(pos: &mut Position) -> Vec<Square> {
-    let mut victims = direct_threats(pos);
+/// What the side to move threatens to win next move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Threats {
+    /// Enemy pieces it can win by capturing them.
+    pub direct: Vec<Square>,
+    /// Enemy pieces attacked together with another piece that has the same single root.
+    pub shared_root: Vec<Square>,
+    /// Enemy pieces it can win after a check that every reply must answer (抽吃), not
+    /// counting those it can take directly anyway.
+    pub by_check: Vec<Square>,
+}
+
+impl Threats {
+    pub fn all(&self) -> impl Iterator<Item = Square> + '_ {
+        self.direct
+            .iter()
+            .chain(&self.shared_root)
+            .chain(&self.by_check)
+            .copied()
+    }
+
+    /// Threats here that `before` did not have (29.3.1). A threat to win a piece outright
+    /// is new unless the piece could be won outright before; a weaker form (a shared root,
+    /// a win after a check) is new unless the piece was threatened in any form before. So a
+    /// move that turns a roundabout threat into a plain one chases.
+    pub fn new_since(&self, before: &Threats) -> Vec<Square> {
+        let mut out: Vec<Square> = self
+            .direct
+            .iter()
+            .copied()
+            .filter(|v| !before.direct.contains(v))
+            .collect();
+        let before_any: Vec<Square> = before.all().collect();
+        for v in self.shared_root.iter().chain(&self.by_check) {
+            if !before_any.contains(v) && !out.contains(v) {
+                out.push(*v);
+            }
+        }
+        out
+    }
+}
+
+/// Direct capture threats only (no 抽吃).
+fn capture_threats(pos: &mut Position) -> Threats {
+    let (direct, shared_root) = direct_threats(pos);
+    Threats {
+        direct,
+        shared_root,
+        by_check: Vec::new(),
+    }
+}
+
+/// Enemy pieces the side to move threatens to win next move (see [`Threats`]). Enemy
+/// kings are never victims; a check that captures is a direct capture, not 抽吃.
+pub fn threats(pos: &mut Position) -> Threats {
+    let (direct, shared_root) = direct_threats(pos);
+    let mut by_check: Vec<Square> = Vec::new();
     let moves = pos.legal_moves();
     for &c in moves.iter() {
-        if !pos.gives_check(c) {
+        if pos.piece_on(c.to()).is_some() || !pos.gives_check(c) {
             continue;
         }
         pos.make_move(c);
         let replies = pos.legal_moves();
         let mut common: Option<Vec<Square>> = None;
-        if !replies.is_empty() {
-            for &r in replies.iter() {
-                pos.make_move(r);
-                let won = direct_threats(pos);
-                pos.unmake_move();
-                common = Some(match common {
-                    None => won,
-                    Some(prev) => prev.into_iter().filter(|v| won.contains(v)).collect(),
-                });
-                if common.as_ref().is_some_and(Vec::is_empty) {
-                    break;
-                }
+        for &r in replies.iter() {
+            pos.make_move(r);
+            // only pieces that neither the check nor the reply moved keep their identity
+            let (won, shared) = direct_threats(pos);
+            let won: Vec<Square> = won
+                .into_iter()
+                .chain(shared)
+                .filter(|&v| v != c.to() && v != r.from() && v != r.to())
+                .collect();
+            pos.unmake_move();
+            common = Some(match common {
+                None => won,
+                Some(prev) => prev.into_iter().filter(|v| won.contains(v)).collect(),
+            });
+            if common.as_ref().is_some_and(Vec::is_empty) {
+                break;
             }
         }
         pos.unmake_move();
         for v in common.unwrap_or_default() {
-            // the checking piece itself may have moved onto the victim's line; the victim
-            // must be the same enemy piece that stood there before the check
-            if !victims.contains(&v)
-                && pos
-                    .piece_on(v)
-                    .is_some_and(|p| p.color() != pos.side_to_move())
-            {
-                victims.push(v);
+            if !direct.contains(&v) && !shared_root.contains(&v) && !by_check.contains(&v) {
+                by_check.push(v);
             }
         }
     }
-    victims
+    Threats {
+        direct,
+        shared_root,
+        by_check,
+    }
 }
 
 /// How the side that just moved threatens mate.
@@ -314,7 +372,7 @@ enum MateThreat {
 
 /// Threats of the side that just moved in `pos` (the opponent is to move and not in
 /// check): measured after a null move. Returns (mate threat, victims).
-fn threats_of_mover(pos: &mut Position) -> (MateThreat, Vec<Square>) {
+fn threats_of_mover(pos: &mut Position) -> (MateThreat, Threats) {
     pos.make_null();
     let mate = if has_mate_in_one(pos) {
         MateThreat::NextMove
@@ -335,10 +393,22 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
     let in_check_before = pos.in_check();
     pos.make_move(m);
     if pos.in_check() {
+        // a check is a check (27.5: the most severe); what it also attacks matters to the
+        // Asian rules, which count a checking move that attacks the chased piece as a
+        // chase of it. Those attacks are measured as if the check were answered by a pass,
+        // direct captures only (a second check in a row would be a fiction).
+        pos.make_null_in_check();
+        let after = capture_threats(pos);
+        pos.unmake_null();
         pos.unmake_move();
+        let before = if in_check_before || after.all().next().is_none() {
+            Threats::default()
+        } else {
+            capture_threats(pos)
+        };
         return Classified {
             kind: MoveKind::Check,
-            victims: Vec::new(),
+            victims: after.new_since(&before),
         };
     }
     let (mate_after, victims_after) = threats_of_mover(pos);
@@ -353,17 +423,12 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
         MateThreat::NextMove => true,
         MateThreat::ByChecks => in_check_before || !mate_by_checks(pos, MATE_THREAT_MOVES),
     };
-    let victims_before = if in_check_before || victims_after.is_empty() {
-        Vec::new()
+    let victims_before = if in_check_before || victims_after.all().next().is_none() {
+        Threats::default()
     } else {
         threats(pos)
     };
-    // victims before the move stood on the same squares (the mover moved, they did not),
-    // except a piece the mover captured, which cannot happen in a cycle
-    let new: Vec<Square> = victims_after
-        .into_iter()
-        .filter(|v| !victims_before.contains(v))
-        .collect();
+    let new = victims_after.new_since(&victims_before);
     // 27.5: the most severe function names the move; the chased pieces are kept either way
     // (the Asian rules judge a perpetual chase of one piece even where it is also a threat
     // of mate)

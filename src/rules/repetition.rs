@@ -167,9 +167,9 @@ fn conduct(moves: &[CycleMove], side: Color, rules: RuleSet) -> Conduct {
         // 28.13: every move an attack of any kind, chasing one piece or several
         RuleSet::Cxa => !kinds.is_empty() && kinds.iter().all(|&k| k != MoveKind::Idle),
         // Asian rules: only chasing the same piece with every move is forbidden
+        // a check that also attacks that piece counts as a chase of it
         RuleSet::Axf => {
             !mine.is_empty()
-                && mine.iter().all(|m| m.class.kind != MoveKind::Check)
                 && mine[0]
                     .victim_ids
                     .iter()

@@ -1,0 +1,111 @@
+//! Every case of `engine-tests/verdicts.txt` under both rule sets: the game is played from
+//! the FEN, judged after each move (the first decisive event ends it), and the result after
+//! the last move must be the expected one for `cxa` and for `axf`. A decisive event before
+//! the last move fails the case: each case ends on its deciding move.
+
+use chariot::core::{Move, Position};
+use chariot::rules::{GameResult, RuleSet, adjudicate};
+
+struct Case {
+    id: String,
+    fen: String,
+    moves: Vec<String>,
+    expected: Vec<(RuleSet, GameResult)>,
+    line: usize,
+}
+
+fn parse_result(s: &str) -> Option<GameResult> {
+    Some(match s {
+        "red" => GameResult::RedWins,
+        "black" => GameResult::BlackWins,
+        "draw" => GameResult::Draw,
+        "ongoing" => GameResult::Ongoing,
+        _ => return None,
+    })
+}
+
+fn cases() -> Vec<Case> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/verdicts.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert!(f.len() >= 4, "verdicts.txt line {}: too few fields", i + 1);
+        let mut expected = Vec::new();
+        for item in f[3].split_whitespace() {
+            let (k, v) = item
+                .split_once('=')
+                .unwrap_or_else(|| panic!("line {}: bad result '{item}'", i + 1));
+            let rules: RuleSet = k.parse().unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+            let r = parse_result(v).unwrap_or_else(|| panic!("line {}: bad result '{v}'", i + 1));
+            expected.push((rules, r));
+        }
+        assert_eq!(expected.len(), 2, "line {}: needs cxa= and axf=", i + 1);
+        out.push(Case {
+            id: f[0].to_string(),
+            fen: f[1].to_string(),
+            moves: f[2].split_whitespace().map(String::from).collect(),
+            expected,
+            line: i + 1,
+        });
+    }
+    out
+}
+
+#[test]
+fn verdict_cases_under_both_rule_sets() {
+    let all = cases();
+    assert!(all.len() >= 45, "only {} cases", all.len());
+    let mut failures = Vec::new();
+    for case in &all {
+        for &(rules, want) in &case.expected {
+            let mut pos = Position::from_fen(&case.fen)
+                .unwrap_or_else(|e| panic!("{} (line {}): {e}", case.id, case.line));
+            let mut early = None;
+            for (ply, text) in case.moves.iter().enumerate() {
+                let m = Move::parse_iccs(text).filter(|&m| pos.is_legal(m));
+                let m = m.unwrap_or_else(|| {
+                    panic!(
+                        "{} (line {}): ply {} '{text}' is illegal",
+                        case.id,
+                        case.line,
+                        ply + 1
+                    )
+                });
+                pos.make_move(m);
+                if ply + 1 < case.moves.len() && early.is_none() {
+                    let v = adjudicate(&pos, rules);
+                    if v.is_over() {
+                        early = Some(format!(
+                            "ended early at ply {}: {} ({})",
+                            ply + 1,
+                            v.result,
+                            v.description
+                        ));
+                    }
+                }
+            }
+            let v = adjudicate(&pos, rules);
+            if let Some(e) = early {
+                failures.push(format!("{} [{rules}] {e}", case.id));
+            } else if v.result != want {
+                failures.push(format!(
+                    "{} [{rules}] expected {want}, got {}: {}",
+                    case.id, v.result, v.description
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} verdicts differ:\n{}",
+        failures.len(),
+        all.len() * 2,
+        failures.join("\n")
+    );
+}
