@@ -16,8 +16,9 @@
 //! checking move against every reply. The king alone (27.1) and a pawn alone (27.2) never
 //! chase; they may still take part in the exchanges that decide whether a victim is won.
 //!
-//! Approximations, documented in the README: 27.3 (key defensive point), 27.4 (self-inflicted
-//! mate threats), 27.6 and 29.7 are not modelled. A mate threat (28.2) is a win the mover
+//! Approximations, documented in the README: 27.3 (key defensive point) is read as "the
+//! side with less attacking material does not chase when all it attacks are advisors and
+//! elephants"; 27.4 (self-inflicted mate threats), 27.6 and 29.7 are not modelled. A mate threat (28.2) is a win the mover
 //! could force on its very next move, or within [`MATE_THREAT_MOVES`] moves every one but the
 //! last a check; the longer kind counts only when this move created it, since a side with
 //! overwhelming material always has one and its idle moves are not 杀.
@@ -386,6 +387,43 @@ fn threats_of_mover(pos: &mut Position) -> (MateThreat, Threats) {
     (mate, victims)
 }
 
+/// Attacking material (rooks, horses, cannons, crossed pawns) of `color`.
+fn attacking_material(pos: &Position, color: Color) -> i32 {
+    let mut total = 0;
+    for kind in [
+        PieceType::Rook,
+        PieceType::Horse,
+        PieceType::Cannon,
+        PieceType::Pawn,
+    ] {
+        for sq in pos.pieces(color, kind) {
+            total += value(Piece::new(color, kind), sq);
+        }
+    }
+    total
+}
+
+/// 27.3, approximated: the weaker side (less attacking material) holding a defensive point
+/// is not chasing when all it attacks are advisors and elephants — an incidental attack of
+/// the defender, idle. `pos` is the position before the move `m`; `victims` are squares in
+/// the position after it.
+fn incidental_defensive_chase(pos: &mut Position, m: Move, victims: &[Square]) -> bool {
+    if victims.is_empty() {
+        return false;
+    }
+    let us = pos.side_to_move();
+    if attacking_material(pos, us) >= attacking_material(pos, !us) {
+        return false;
+    }
+    pos.make_move(m);
+    let only_weak = victims.iter().all(|&v| {
+        pos.piece_on(v)
+            .is_some_and(|p| matches!(p.kind(), PieceType::Advisor | PieceType::Elephant))
+    });
+    pos.unmake_move();
+    only_weak
+}
+
 /// Classifies the legal move `m` in `pos` (the position before it). `pos` is left as it
 /// was found.
 pub fn classify(pos: &mut Position, m: Move) -> Classified {
@@ -428,7 +466,10 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
     } else {
         threats(pos)
     };
-    let new = victims_after.new_since(&victims_before);
+    let mut new = victims_after.new_since(&victims_before);
+    if incidental_defensive_chase(pos, m, &new) {
+        new.clear();
+    }
     // 27.5: the most severe function names the move; the chased pieces are kept either way
     // (the Asian rules judge a perpetual chase of one piece even where it is also a threat
     // of mate)
@@ -440,4 +481,47 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
         MoveKind::Chase
     };
     Classified { kind, victims: new }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classify_iccs(fen: &str, mv: &str) -> Classified {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let m = Move::parse_iccs(mv)
+            .filter(|&m| pos.is_legal(m))
+            .expect("legal test move");
+        let before = pos.fen();
+        let c = classify(&mut pos, m);
+        assert_eq!(pos.fen(), before, "classify leaves the position as it was");
+        c
+    }
+
+    #[test]
+    fn chase_check_mate_threat_and_idle() {
+        // the red rook attacks the unprotected black horse: a chase
+        let c = classify_iccs("3k5/9/9/9/9/2n6/9/9/9/R3K4 w - - 0 1", "a0a4");
+        assert_eq!((c.kind, c.victims.len()), (MoveKind::Chase, 1));
+        // a rook move that attacks nothing new: idle
+        assert_eq!(
+            classify_iccs("3k5/9/9/9/9/2n6/9/9/9/R3K4 w - - 0 1", "a0a1").kind,
+            MoveKind::Idle
+        );
+        // a check
+        assert_eq!(
+            classify_iccs("3k5/9/9/9/9/2n6/9/9/9/R3K4 w - - 0 1", "a0a9").kind,
+            MoveKind::Check
+        );
+    }
+
+    #[test]
+    fn defender_attacking_an_elephant_is_idle() {
+        // red (one rook) against black (two rooks) attacks the unprotected elephant e7
+        let weak = classify_iccs("3aka3/9/4b4/9/1r5r1/9/9/9/9/R2AKA3 w - - 0 1", "a0a7");
+        assert_eq!(weak.kind, MoveKind::Idle);
+        // the same attack by the stronger side is a chase
+        let strong = classify_iccs("3aka3/9/4b4/9/1r7/9/9/9/9/R2AKA2R w - - 0 1", "a0a7");
+        assert_eq!(strong.kind, MoveKind::Chase);
+    }
 }
