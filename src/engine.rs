@@ -96,6 +96,11 @@ impl Engine {
         &self.position
     }
 
+    /// What the transposition table holds for `pos` (UCCI `probe`).
+    pub fn probe(&self, pos: &Position) -> Option<crate::search::tt::TtEntry> {
+        self.tt.probe(pos.key())
+    }
+
     /// A handle that stops the running search from another thread.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)

@@ -312,7 +312,7 @@ fn run_go(
         nodes,
         soft_time: time,
         hard_time: time,
-        banned: Vec::new(),
+        ..Limits::default()
     };
     let r = engine.go(limits, |info| {
         let score = match mate_plies(info.score) {

@@ -21,7 +21,16 @@ pub enum Command {
     },
     BanMoves(Vec<String>),
     Go(GoParams),
-    PonderHit,
+    /// `ponderhit`, with `draw` when the opponent offers a draw with its move.
+    PonderHit {
+        draw: bool,
+    },
+    /// UCCI `probe`: what the hash table knows about a position.
+    Probe {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Bench,
     Stop,
     Quit,
     Display,
@@ -95,7 +104,14 @@ pub fn parse(line: &str, _dialect: Dialect) -> Result<Option<Command>, String> {
         "fen" | "startpos" => parse_position(&tokens)?,
         "banmoves" => Command::BanMoves(rest.iter().map(|s| s.to_ascii_lowercase()).collect()),
         "go" => parse_go(rest)?,
-        "ponderhit" => Command::PonderHit,
+        "ponderhit" => Command::PonderHit {
+            draw: rest.first().is_some_and(|t| t.eq_ignore_ascii_case("draw")),
+        },
+        "probe" => {
+            let (fen, moves) = position_args(rest)?;
+            Command::Probe { fen, moves }
+        }
+        "bench" => Command::Bench,
         "stop" => Command::Stop,
         "quit" | "exit" => Command::Quit,
         "d" => Command::Display,
@@ -140,6 +156,12 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
 }
 
 fn parse_position(rest: &[&str]) -> Result<Command, String> {
+    let (fen, moves) = position_args(rest)?;
+    Ok(Command::Position { fen, moves })
+}
+
+/// `{startpos | fen <FEN>} [moves …]` -> (FEN, moves).
+fn position_args(rest: &[&str]) -> Result<(Option<String>, Vec<String>), String> {
     let Some(kind) = rest.first() else {
         return Err("position needs 'startpos' or 'fen'".into());
     };
@@ -154,15 +176,12 @@ fn parse_position(rest: &[&str]) -> Result<Command, String> {
         .unwrap_or_default();
     let head = &rest[..moves_at.unwrap_or(rest.len())];
     match kind.to_ascii_lowercase().as_str() {
-        "startpos" => Ok(Command::Position { fen: None, moves }),
+        "startpos" => Ok((None, moves)),
         "fen" => {
             if head.len() < 2 {
                 return Err("position fen needs a FEN".into());
             }
-            Ok(Command::Position {
-                fen: Some(head[1..].join(" ")),
-                moves,
-            })
+            Ok((Some(head[1..].join(" ")), moves))
         }
         other => Err(format!("position needs 'startpos' or 'fen', not '{other}'")),
     }

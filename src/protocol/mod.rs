@@ -1,12 +1,15 @@
 //! The protocol loop: UCCI and Pikafish-style UCI on stdin/stdout. A reader thread feeds
 //! lines through a channel (end of input acts as `quit`); searches run on their own thread,
-//! so `stop`, `isready` and `ponderhit` are answered while thinking. Bad input never ends
-//! the loop: it gets one `info string` line.
+//! so `stop`, `isready`, `ponderhit` and `probe` are answered while thinking. Bad input
+//! never ends the loop: it gets one `info string` line.
 
 mod command;
+pub mod options;
 
+use crate::core::{Move, Position};
 use crate::engine::{Engine, Options};
-use crate::search::params::MATE_BOUND;
+use crate::search::params::{MAX_PLY, REPETITION_WIN};
+use crate::search::tt::Bound;
 use crate::search::{Info, Limits, mate_plies};
 use command::{Command, GoParams, parse};
 use std::io::{BufRead, Write};
@@ -30,6 +33,19 @@ fn send(line: &str) {
     let _ = out.flush();
 }
 
+/// Settings of the session that shape replies (the engine holds the rest).
+#[derive(Clone, Copy)]
+struct Settings {
+    dialect: Dialect,
+    use_millisec: bool,
+    overhead: Duration,
+    multipv: usize,
+    show_wdl: bool,
+    draw_accept: i32,
+    resign: bool,
+    debug: bool,
+}
+
 struct Session {
     engine: Arc<Mutex<Engine>>,
     stop: Arc<AtomicBool>,
@@ -38,12 +54,11 @@ struct Session {
     search_id: Arc<AtomicU64>,
     /// Set while a `go ponder` / `go infinite` search must hold its bestmove.
     hold: Arc<AtomicBool>,
+    /// The opponent offers a draw (`go draw`, `ponderhit draw`).
+    draw_offered: Arc<AtomicBool>,
     ponder_clock: Option<(Duration, Duration)>,
-    dialect: Dialect,
-    use_millisec: bool,
-    overhead: Duration,
     banned: Vec<String>,
-    debug: bool,
+    settings: Settings,
 }
 
 /// Runs the loop on stdin until `quit` or end of input.
@@ -74,12 +89,19 @@ pub fn run() {
         search: None,
         search_id: Arc::new(AtomicU64::new(0)),
         hold: Arc::new(AtomicBool::new(false)),
+        draw_offered: Arc::new(AtomicBool::new(false)),
         ponder_clock: None,
-        dialect: Dialect::Ucci,
-        use_millisec: true,
-        overhead: Duration::from_millis(30),
         banned: Vec::new(),
-        debug: false,
+        settings: Settings {
+            dialect: Dialect::Ucci,
+            use_millisec: true,
+            overhead: Duration::from_millis(30),
+            multipv: 1,
+            show_wdl: false,
+            draw_accept: 0,
+            resign: true,
+            debug: false,
+        },
     };
     while let Ok(line) = rx.recv() {
         if !s.handle(&line) {
@@ -95,16 +117,12 @@ pub fn run() {
         }
         let _ = h.join();
     }
-    if s.dialect == Dialect::Ucci {
+    if s.settings.dialect == Dialect::Ucci {
         send("bye");
     }
 }
 
 impl Session {
-    fn searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
-    }
-
     /// Stops a running search and waits for it (it prints its bestmove).
     fn finish_search(&mut self) {
         if let Some(h) = self.search.take() {
@@ -118,9 +136,16 @@ impl Session {
         send(&format!("info string {text}"));
     }
 
+    fn engine_lock(&self) -> std::sync::MutexGuard<'_, Engine> {
+        match self.engine.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
     /// Handles one line; false to quit.
     fn handle(&mut self, line: &str) -> bool {
-        let cmd = match parse(line, self.dialect) {
+        let cmd = match parse(line, self.settings.dialect) {
             Ok(Some(c)) => c,
             Ok(None) => return true,
             Err(e) => {
@@ -130,26 +155,24 @@ impl Session {
         };
         match cmd {
             Command::Ucci => {
-                self.dialect = Dialect::Ucci;
+                self.settings.dialect = Dialect::Ucci;
                 send(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
                 send(&format!("id version {}", env!("CARGO_PKG_VERSION")));
+                send("id copyright the Chariot developers");
                 send("id author the Chariot developers");
-                send("option usemillisec type check default true");
-                send("option hashsize type spin min 1 max 65536 default 16");
-                send("option threads type spin min 1 max 256 default 1");
-                send("option rules type combo var cxa var axf default cxa");
-                send("option newgame type button");
+                send("id user unknown");
+                for l in options::ucci_lines() {
+                    send(&l);
+                }
                 send("ucciok");
             }
             Command::Uci => {
-                self.dialect = Dialect::Uci;
+                self.settings.dialect = Dialect::Uci;
                 send(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
                 send("id author the Chariot developers");
-                send("option name Threads type spin default 1 min 1 max 256");
-                send("option name Hash type spin default 16 min 1 max 65536");
-                send("option name Clear Hash type button");
-                send("option name Move Overhead type spin default 30 min 0 max 5000");
-                send("option name Rules type combo default cxa var cxa var axf");
+                for l in options::uci_lines() {
+                    send(&l);
+                }
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -174,7 +197,10 @@ impl Session {
                 self.finish_search();
                 self.go(params);
             }
-            Command::PonderHit => {
+            Command::PonderHit { draw } => {
+                if draw {
+                    self.draw_offered.store(true, Ordering::Relaxed);
+                }
                 self.hold.store(false, Ordering::Relaxed);
                 if let Some((soft, _hard)) = self.ponder_clock.take() {
                     // the clock runs from now: stop when the soft share is used
@@ -190,15 +216,16 @@ impl Session {
                 }
             }
             Command::Stop => {
-                if self.searching() || self.search.is_some() {
+                if self.search.is_some() {
                     self.finish_search();
-                } else if self.dialect == Dialect::Ucci {
+                } else if self.settings.dialect == Dialect::Ucci {
                     send("nobestmove");
                 }
             }
+            Command::Probe { fen, moves } => self.probe(fen.as_deref(), &moves),
             Command::Quit => {
                 self.finish_search();
-                if self.dialect == Dialect::Ucci {
+                if self.settings.dialect == Dialect::Ucci {
                     send("bye");
                 }
                 return false;
@@ -212,17 +239,13 @@ impl Session {
             }
             Command::Perft(depth) => {
                 self.finish_search();
-                let mut pos = self.engine_lock().position().clone();
+                let pos = self.engine_lock().position().clone();
                 let start = std::time::Instant::now();
                 let counts = crate::tools::perft::divide(&pos, depth, 1);
                 for (m, n) in &counts {
                     send(&format!("{m}: {n}"));
                 }
-                let total: u64 = if counts.is_empty() {
-                    crate::tools::perft::perft(&mut pos, depth)
-                } else {
-                    counts.iter().map(|c| c.1).sum()
-                };
+                let total: u64 = counts.iter().map(|c| c.1).sum();
                 send(&format!(
                     "total {total} time_ms {}",
                     start.elapsed().as_millis()
@@ -231,66 +254,112 @@ impl Session {
             Command::Eval => {
                 self.finish_search();
                 let score = crate::eval::evaluate(self.engine_lock().position());
-                send(&format!("info string eval {score} (side to move)"));
+                send(&format!("info string eval {score} (side to move's view)"));
+            }
+            Command::Bench => {
+                self.finish_search();
+                if let Err(e) =
+                    crate::tools::bench::run(crate::tools::bench::DEFAULT_DEPTH, 1, 16, send)
+                {
+                    self.info(&format!("error: {e}"));
+                }
             }
             Command::Unknown(word) => self.info(&format!("unknown command '{word}'")),
         }
         true
     }
 
-    fn engine_lock(&self) -> std::sync::MutexGuard<'_, Engine> {
-        match self.engine.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let Some(opt) = options::find(name) else {
+            if self.settings.debug {
+                self.info(&format!("unknown option '{name}'"));
+            }
+            return;
+        };
+        let v = value.map(str::trim).unwrap_or("");
+        let number = |min: i64, max: i64| v.parse::<i64>().ok().filter(|n| (min..=max).contains(n));
+        let flag = || match v.to_ascii_lowercase().as_str() {
+            "true" | "on" | "1" | "" => Some(true),
+            "false" | "off" | "0" => Some(false),
+            _ => None,
+        };
+        let bad = |s: &Session| s.info(&format!("error: bad value '{v}' for option {}", opt.ucci));
+        match (opt.ucci, opt.kind) {
+            (key, options::Kind::Spin { min, max }) => match number(min, max) {
+                None => bad(self),
+                Some(n) => match key {
+                    "hashsize" => self.engine_lock().set_hash(n as usize),
+                    "threads" => self.engine_lock().set_threads(n as usize),
+                    "multipv" => self.settings.multipv = n as usize,
+                    "moveoverhead" => self.settings.overhead = Duration::from_millis(n as u64),
+                    "drawacceptscore" => self.settings.draw_accept = n as i32,
+                    _ => {}
+                },
+            },
+            (key, options::Kind::Check) => match flag() {
+                None => bad(self),
+                Some(b) => match key {
+                    "usemillisec" => self.settings.use_millisec = b,
+                    "showwdl" => self.settings.show_wdl = b,
+                    "resign" => self.settings.resign = b,
+                    "debug" => self.settings.debug = b,
+                    _ => {}
+                },
+            },
+            ("rules", _) => match v.parse() {
+                Ok(r) => self.engine_lock().set_rules(r),
+                Err(_) => bad(self),
+            },
+            (_, options::Kind::Combo(vars)) if !vars.iter().any(|x| x.eq_ignore_ascii_case(v)) => {
+                bad(self)
+            }
+            ("newgame", options::Kind::Button) => self.engine_lock().new_game(),
+            _ => {}
         }
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let key: String = name
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let number = || value.and_then(|v| v.trim().parse::<u64>().ok());
-        let flag =
-            || value.map(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "on" | "1"));
-        match key.as_str() {
-            "hashsize" | "hash" => match number() {
-                Some(n) if (1..=65536).contains(&n) => self.engine_lock().set_hash(n as usize),
-                _ => self.info(&format!(
-                    "error: {name} needs a size in MiB from 1 to 65536"
-                )),
-            },
-            "threads" => match number() {
-                Some(n) if (1..=256).contains(&n) => self.engine_lock().set_threads(n as usize),
-                _ => self.info(&format!("error: {name} needs a number from 1 to 256")),
-            },
-            "rules" => match value.map(str::parse) {
-                Some(Ok(r)) => self.engine_lock().set_rules(r),
-                _ => self.info("error: rules must be cxa or axf"),
-            },
-            "usemillisec" => self.use_millisec = flag().unwrap_or(true),
-            "moveoverhead" => match number() {
-                Some(n) if n <= 5000 => self.overhead = Duration::from_millis(n),
-                _ => self.info("error: Move Overhead needs milliseconds from 0 to 5000"),
-            },
-            "newgame" | "clearhash" => self.engine_lock().new_game(),
-            "debug" => self.debug = flag().unwrap_or(false),
-            // accepted, not used yet
-            "batch" | "ponder" | "usebook" | "bookfiles" | "idle" | "randomness" | "style"
-            | "useegtb" | "egtbpaths" | "multipv" | "uci_showwdl" | "promotion" | "knowledge"
-            | "pruning" => {}
-            _ => {
-                if self.debug {
-                    self.info(&format!("unknown option '{name}'"));
+    /// UCCI `probe`: `pophash [bestmove m] [lowerbound v depth d] [upperbound v depth d]`.
+    fn probe(&mut self, fen: Option<&str>, moves: &[String]) {
+        let pos = match fen
+            .map(Position::from_fen)
+            .unwrap_or_else(|| Ok(Position::startpos()))
+        {
+            Ok(p) => p,
+            Err(e) => return self.info(&format!("error: {e}")),
+        };
+        let mut pos = pos;
+        for (i, t) in moves.iter().enumerate() {
+            match Move::parse_iccs(t).filter(|&m| pos.is_legal(m)) {
+                Some(m) => pos.make_move(m),
+                None => {
+                    return self.info(&format!(
+                        "error: move {} '{t}' is illegal or malformed",
+                        i + 1
+                    ));
                 }
             }
         }
+        let entry = self.engine_lock().probe(&pos);
+        let mut line = String::from("pophash");
+        if let Some(e) = entry {
+            if let Some(m) = e.mv.filter(|&m| pos.is_legal(m)) {
+                line.push_str(&format!(" bestmove {m}"));
+            }
+            let v = ucci_score(e.score);
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                line.push_str(&format!(" lowerbound {v} depth {}", e.depth.max(0)));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                line.push_str(&format!(" upperbound {v} depth {}", e.depth.max(0)));
+            }
+        }
+        send(&line);
     }
 
     fn go(&mut self, p: GoParams) {
+        let st = self.settings;
         let unit = |v: u64| {
-            if self.use_millisec || self.dialect == Dialect::Uci {
+            if st.use_millisec || st.dialect == Dialect::Uci {
                 Duration::from_millis(v)
             } else {
                 Duration::from_secs(v)
@@ -306,17 +375,19 @@ impl Session {
         let mut limits = Limits {
             depth: p.depth,
             nodes: p.nodes,
+            multipv: st.multipv,
             ..Limits::default()
         };
         let hold = p.infinite || p.ponder;
+        self.ponder_clock = None;
         if let Some(mt) = p.movetime {
             let t = unit(mt)
-                .saturating_sub(self.overhead)
+                .saturating_sub(st.overhead)
                 .max(Duration::from_millis(1));
             limits.soft_time = Some(t);
             limits.hard_time = Some(t);
         } else if let Some(c) = clock {
-            let (soft, hard) = crate::search::time::allocate(c, self.overhead);
+            let (soft, hard) = crate::search::time::allocate(c, st.overhead);
             if p.ponder {
                 self.ponder_clock = Some((soft, hard));
             } else {
@@ -325,7 +396,7 @@ impl Session {
             }
         }
         if p.depth.is_none() && p.nodes.is_none() && limits.hard_time.is_none() && !hold {
-            // a bare `go`: think a fixed short while rather than forever
+            // a bare `go`: think to a fixed depth rather than forever
             limits.depth = Some(crate::tools::bench::DEFAULT_DEPTH);
         }
         {
@@ -334,61 +405,117 @@ impl Session {
             limits.banned = self
                 .banned
                 .iter()
-                .filter_map(|t| crate::core::Move::parse_iccs(t).filter(|&m| pos.is_legal(m)))
+                .filter_map(|t| Move::parse_iccs(t).filter(|&m| pos.is_legal(m)))
                 .collect();
         }
         self.hold.store(hold, Ordering::Relaxed);
+        self.draw_offered.store(p.draw, Ordering::Relaxed);
         self.stop.store(false, Ordering::Relaxed);
         self.search_id.fetch_add(1, Ordering::Relaxed);
         let hold_flag = Arc::clone(&self.hold);
-        let dialect = self.dialect;
+        let draw_flag = Arc::clone(&self.draw_offered);
         self.search = Some(std::thread::spawn(move || {
             let mut e = match engine.lock() {
                 Ok(g) => g,
                 Err(poisoned) => poisoned.into_inner(),
             };
-            let result = e.search(limits, |info| send(&info_line(info, dialect)));
+            let result = e.search(limits, |info| send(&info_line(info, &st)));
             // in `go infinite` and `go ponder` the bestmove waits for `stop` or `ponderhit`
             while hold_flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            match result.best {
-                Some(m) => match result.ponder {
-                    Some(p) => send(&format!("bestmove {m} ponder {p}")),
-                    None => send(&format!("bestmove {m}")),
-                },
-                None if dialect == Dialect::Uci => send("bestmove (none)"),
-                None => send("nobestmove"),
+            let Some(m) = result.best else {
+                send(if st.dialect == Dialect::Uci {
+                    "bestmove (none)"
+                } else {
+                    "nobestmove"
+                });
+                return;
+            };
+            let mut line = format!("bestmove {m}");
+            if let Some(p) = result.ponder {
+                line.push_str(&format!(" ponder {p}"));
             }
+            let lost = result.score <= -(REPETITION_WIN - MAX_PLY as i32);
+            if draw_flag.load(Ordering::Relaxed) && result.score <= st.draw_accept {
+                line.push_str(" draw");
+            } else if st.resign && lost && st.dialect == Dialect::Ucci {
+                line.push_str(" resign");
+            }
+            send(&line);
         }));
     }
 }
 
-fn info_line(info: &Info, dialect: Dialect) -> String {
-    let score = match (mate_plies(info.score), dialect) {
+/// A UCCI score: centipawns without `cp`; mates as ±(10000 − plies); rules wins
+/// (长将, 长捉) as large non-mate scores.
+fn ucci_score(score: i32) -> i32 {
+    match mate_plies(score) {
+        Some(n) if n > 0 => 10000 - n,
+        Some(n) => -10000 - n,
+        None if score.abs() >= REPETITION_WIN - MAX_PLY as i32 => score.signum() * 9900,
+        None => score.clamp(-9800, 9800),
+    }
+}
+
+/// Win/draw/loss permille from a score: a fixed logistic model (not yet calibrated on
+/// Chariot's own games).
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    const CENTRE: f64 = 200.0;
+    const SCALE: f64 = 80.0;
+    let s = score.clamp(-4000, 4000) as f64;
+    let win = 1000.0 / (1.0 + ((CENTRE - s) / SCALE).exp());
+    let loss = 1000.0 / (1.0 + ((CENTRE + s) / SCALE).exp());
+    let (w, l) = (win.round() as u32, loss.round() as u32);
+    (w, 1000u32.saturating_sub(w + l), l)
+}
+
+fn info_line(info: &Info, st: &Settings) -> String {
+    let score = match (mate_plies(info.score), st.dialect) {
         (Some(n), Dialect::Uci) => {
             format!("score mate {}", if n > 0 { (n + 1) / 2 } else { n / 2 })
         }
-        (Some(n), Dialect::Ucci) => format!("score {}", if n > 0 { 10000 - n } else { -10000 - n }),
         (None, Dialect::Uci) => format!("score cp {}", info.score.clamp(-19999, 19999)),
-        (None, Dialect::Ucci) => {
-            // rules wins (长将, 长捉) show as large, non-mate scores
-            let s = if info.score.abs() >= MATE_BOUND / 2 {
-                info.score.signum() * 9900
-            } else {
-                info.score.clamp(-9800, 9800)
-            };
-            format!("score {s}")
-        }
+        (_, Dialect::Ucci) => format!("score {}", ucci_score(info.score)),
+    };
+    let wdl_text = if st.show_wdl && st.dialect == Dialect::Uci {
+        let (w, d, l) = wdl(info.score);
+        format!(" wdl {w} {d} {l}")
+    } else {
+        String::new()
+    };
+    let multipv = if st.multipv > 1 {
+        format!(" multipv {}", info.multipv)
+    } else {
+        String::new()
     };
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
     let ms = info.time.as_millis();
     let nps = info.nodes as u128 * 1000 / ms.max(1);
     format!(
-        "info depth {} seldepth {} {score} time {ms} nodes {} nps {nps} pv {}",
+        "info depth {} seldepth {}{multipv} {score}{wdl_text} time {ms} nodes {} nps {nps} pv {}",
         info.depth,
         info.seldepth,
         info.nodes,
         pv.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::params::MATE;
+
+    #[test]
+    fn scores_in_both_dialects() {
+        assert_eq!(ucci_score(MATE - 3), 9997);
+        assert_eq!(ucci_score(-(MATE - 4)), -9996);
+        assert_eq!(ucci_score(REPETITION_WIN - 5), 9900);
+        assert_eq!(ucci_score(123), 123);
+        let (w, d, l) = wdl(0);
+        assert_eq!(w, l);
+        assert_eq!(w + d + l, 1000);
+        let (w, _, l) = wdl(600);
+        assert!(w > 900 && l < 10);
+    }
 }

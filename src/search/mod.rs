@@ -34,11 +34,15 @@ pub struct Limits {
     pub hard_time: Option<Duration>,
     /// Root moves that may not be played (`banmoves`).
     pub banned: Vec<Move>,
+    /// Best lines to report (MultiPV); 0 or 1 = one.
+    pub multipv: usize,
 }
 
 /// One line of search progress.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// Which of the MultiPV lines this is, from 1.
+    pub multipv: usize,
     pub depth: i32,
     pub seldepth: i32,
     pub score: i32,
@@ -201,54 +205,82 @@ impl<'a> Searcher<'a> {
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
-        let mut score = 0;
-        for depth in 1..=max_depth {
-            self.seldepth = 0;
-            let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) = if depth >= ASPIRATION_START_DEPTH {
-                (
-                    (score - delta).max(-INFINITE),
-                    (score + delta).min(INFINITE),
-                )
-            } else {
-                (-INFINITE, INFINITE)
-            };
-            let s = loop {
-                let s = self.root_search(pos, &mut root, alpha, beta, depth);
-                if self.stop.load(Ordering::Relaxed) {
-                    break s;
-                }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INFINITE);
-                } else if s >= beta {
-                    beta = (s + delta).min(INFINITE);
+        let lines = self.limits.multipv.clamp(1, root.len());
+        let mut scores = vec![0; lines];
+        'deepening: for depth in 1..=max_depth {
+            let mut reports = Vec::with_capacity(lines);
+            for k in 0..lines {
+                self.seldepth = 0;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) = if depth >= ASPIRATION_START_DEPTH {
+                    (
+                        (scores[k] - delta).max(-INFINITE),
+                        (scores[k] + delta).min(INFINITE),
+                    )
                 } else {
-                    break s;
+                    (-INFINITE, INFINITE)
+                };
+                // line k searches the root moves not already shown in lines 0..k
+                let s = loop {
+                    let s = self.root_search(pos, &mut root[k..], alpha, beta, depth);
+                    if self.stop.load(Ordering::Relaxed) {
+                        break s;
+                    }
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INFINITE);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INFINITE);
+                    } else {
+                        break s;
+                    }
+                    delta += delta / 2;
+                };
+                if self.stop.load(Ordering::Relaxed) && depth > 1 {
+                    break 'deepening;
                 }
-                delta += delta / 2;
-            };
-            if self.stop.load(Ordering::Relaxed) && depth > 1 {
-                break;
-            }
-            score = s;
-            let pv = self.pv[0].clone();
-            result = SearchResult {
-                best: pv.first().copied().or(result.best),
-                ponder: pv.get(1).copied(),
-                score,
-                depth,
-                nodes: self.nodes,
-            };
-            if self.main {
-                report(&Info {
+                scores[k] = s;
+                let pv = self.pv[0].clone();
+                if k == 0 {
+                    // keep the root in the table too (UCCI `probe`, the next search), unless
+                    // its score is a rules verdict that depends on the game's path
+                    if s.abs() < REPETITION_WIN - MAX_PLY as i32 || s.abs() >= MATE_BOUND {
+                        let eval = evaluate(pos);
+                        self.tt.store(
+                            pos.key(),
+                            pv.first().copied(),
+                            score_to_tt(s, 0),
+                            eval,
+                            depth,
+                            Bound::Exact,
+                        );
+                    }
+                    result = SearchResult {
+                        best: pv.first().copied().or(result.best),
+                        ponder: pv.get(1).copied(),
+                        score: s,
+                        depth,
+                        nodes: self.nodes,
+                    };
+                }
+                reports.push(Info {
+                    multipv: k + 1,
                     depth,
                     seldepth: self.seldepth as i32,
-                    score,
+                    score: s,
                     nodes: self.nodes,
                     time: self.start.elapsed(),
                     pv,
                 });
+            }
+            if self.main {
+                for info in &reports {
+                    report(&Info {
+                        nodes: self.nodes,
+                        time: self.start.elapsed(),
+                        ..info.clone()
+                    });
+                }
             }
             if self.main
                 && self
@@ -258,7 +290,9 @@ impl<'a> Searcher<'a> {
             {
                 break;
             }
-            if mate_plies(score).is_some_and(|n| n.abs() <= depth) && self.limits.depth.is_none() {
+            if mate_plies(scores[0]).is_some_and(|n| n.abs() <= depth)
+                && self.limits.depth.is_none()
+            {
                 break;
             }
             if self.stop.load(Ordering::Relaxed) {
@@ -273,7 +307,7 @@ impl<'a> Searcher<'a> {
     fn root_search(
         &mut self,
         pos: &mut Position,
-        root: &mut Vec<Move>,
+        root: &mut [Move],
         mut alpha: i32,
         beta: i32,
         depth: i32,
@@ -313,8 +347,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let m = root.remove(best_index);
-        root.insert(0, m);
+        root[..=best_index].rotate_right(1);
         if self.pv[0].is_empty() {
             self.pv[0].push(root[0]);
         }
