@@ -128,7 +128,7 @@ impl Engine {
         let stop = &*self.stop;
         let position = &self.position;
         std::thread::scope(|scope| {
-            for _ in 1..threads {
+            for id in 1..threads {
                 let mut pos = position.clone();
                 let helper_limits = Limits {
                     nodes: None,
@@ -138,7 +138,7 @@ impl Engine {
                 };
                 scope.spawn(move || {
                     let mut s = Searcher::new(tt, stop, rules);
-                    s.set_helper();
+                    s.set_helper(id);
                     s.go(&mut pos, helper_limits, |_| {});
                 });
             }

@@ -125,6 +125,9 @@ pub struct Searcher<'a> {
     /// Null move played at this ply (no two in a row).
     null_at: Vec<bool>,
     main: bool,
+    /// Helper threads search some iterations one ply deeper, so that the threads spread
+    /// over depths and fill the shared table with different work (Lazy SMP).
+    depth_skew: i32,
 }
 
 impl<'a> Searcher<'a> {
@@ -145,6 +148,7 @@ impl<'a> Searcher<'a> {
             verdicts: HashMap::new(),
             null_at: vec![false; MAX_PLY + 1],
             main: true,
+            depth_skew: 0,
         }
     }
 
@@ -156,8 +160,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Marks this searcher as a helper thread (no output, no time control of its own).
-    pub fn set_helper(&mut self) {
+    pub fn set_helper(&mut self, id: usize) {
         self.main = false;
+        self.depth_skew = (id % 2) as i32;
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -207,7 +212,8 @@ impl<'a> Searcher<'a> {
             .clamp(1, MAX_PLY as i32 - 8);
         let lines = self.limits.multipv.clamp(1, root.len());
         let mut scores = vec![0; lines];
-        'deepening: for depth in 1..=max_depth {
+        'deepening: for iteration in 1..=max_depth {
+            let depth = (iteration + self.depth_skew).min(max_depth);
             let mut reports = Vec::with_capacity(lines);
             for k in 0..lines {
                 self.seldepth = 0;
