@@ -29,7 +29,7 @@ impl Default for Options {
 
 pub struct Engine {
     options: Options,
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     position: Position,
     stop: Arc<AtomicBool>,
 }
@@ -43,7 +43,7 @@ impl Default for Engine {
 impl Engine {
     pub fn new(options: Options) -> Engine {
         Engine {
-            tt: TranspositionTable::new(options.hash_mib),
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
             options,
             position: Position::startpos(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -58,7 +58,7 @@ impl Engine {
     pub fn set_hash(&mut self, mib: usize) {
         if mib != self.options.hash_mib {
             self.options.hash_mib = mib.max(1);
-            self.tt = TranspositionTable::new(self.options.hash_mib);
+            self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
         }
     }
 
@@ -101,6 +101,12 @@ impl Engine {
         self.tt.probe(pos.key())
     }
 
+    /// The shared table, for answering `probe` while a search runs (the table is lock-free).
+    /// A new handle is needed after [`Engine::set_hash`] resizes it.
+    pub fn table(&self) -> Arc<TranspositionTable> {
+        Arc::clone(&self.tt)
+    }
+
     /// A handle that stops the running search from another thread.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
@@ -124,7 +130,7 @@ impl Engine {
         self.tt.new_search();
         let threads = self.options.threads;
         let rules = self.options.rules;
-        let tt = &self.tt;
+        let tt = &*self.tt;
         let stop = &*self.stop;
         let position = &self.position;
         std::thread::scope(|scope| {

@@ -56,7 +56,12 @@ struct Session {
     hold: Arc<AtomicBool>,
     /// The opponent offers a draw (`go draw`, `ponderhit draw`).
     draw_offered: Arc<AtomicBool>,
+    /// Set by the search thread when it gives its bestmove: from then on a `stop` finds
+    /// the engine idle.
+    answered: Arc<AtomicBool>,
     ponder_clock: Option<(Duration, Duration)>,
+    /// The engine's hash table, readable while a search holds the engine.
+    table: Arc<crate::search::tt::TranspositionTable>,
     banned: Vec<String>,
     settings: Settings,
 }
@@ -83,6 +88,7 @@ pub fn run() {
     });
     let engine = Engine::new(Options::default());
     let stop = engine.stop_handle();
+    let table = engine.table();
     let mut s = Session {
         engine: Arc::new(Mutex::new(engine)),
         stop,
@@ -90,7 +96,9 @@ pub fn run() {
         search_id: Arc::new(AtomicU64::new(0)),
         hold: Arc::new(AtomicBool::new(false)),
         draw_offered: Arc::new(AtomicBool::new(false)),
+        answered: Arc::new(AtomicBool::new(true)),
         ponder_clock: None,
+        table,
         banned: Vec::new(),
         settings: Settings {
             dialect: Dialect::Ucci,
@@ -216,10 +224,14 @@ impl Session {
                 }
             }
             Command::Stop => {
-                if self.search.is_some() {
+                if self.search.is_some() && !self.answered.load(Ordering::Acquire) {
                     self.finish_search();
-                } else if self.settings.dialect == Dialect::Ucci {
-                    send("nobestmove");
+                } else {
+                    // idle: a finished search already gave its bestmove
+                    self.finish_search();
+                    if self.settings.dialect == Dialect::Ucci {
+                        send("nobestmove");
+                    }
                 }
             }
             Command::Probe { fen, moves } => self.probe(fen.as_deref(), &moves),
@@ -288,7 +300,14 @@ impl Session {
             (key, options::Kind::Spin { min, max }) => match number(min, max) {
                 None => bad(self),
                 Some(n) => match key {
-                    "hashsize" => self.engine_lock().set_hash(n as usize),
+                    "hashsize" => {
+                        let table = {
+                            let mut e = self.engine_lock();
+                            e.set_hash(n as usize);
+                            e.table()
+                        };
+                        self.table = table;
+                    }
                     "threads" => self.engine_lock().set_threads(n as usize),
                     "multipv" => self.settings.multipv = n as usize,
                     "moveoverhead" => self.settings.overhead = Duration::from_millis(n as u64),
@@ -339,7 +358,7 @@ impl Session {
                 }
             }
         }
-        let entry = self.engine_lock().probe(&pos);
+        let entry = self.table.probe(pos.key());
         let mut line = String::from("pophash");
         if let Some(e) = entry {
             if let Some(m) = e.mv.filter(|&m| pos.is_legal(m)) {
@@ -358,6 +377,15 @@ impl Session {
 
     fn go(&mut self, p: GoParams) {
         let st = self.settings;
+        if p.depth == Some(0) {
+            // UCCI: `go depth 0` asks for no search at all
+            send(if st.dialect == Dialect::Uci {
+                "bestmove (none)"
+            } else {
+                "nobestmove"
+            });
+            return;
+        }
         let unit = |v: u64| {
             if st.use_millisec || st.dialect == Dialect::Uci {
                 Duration::from_millis(v)
@@ -381,8 +409,10 @@ impl Session {
         let hold = p.infinite || p.ponder;
         self.ponder_clock = None;
         if let Some(mt) = p.movetime {
+            // the overhead comes off a fixed move time too, but never more than half of it
             let t = unit(mt)
                 .saturating_sub(st.overhead)
+                .max(unit(mt) / 2)
                 .max(Duration::from_millis(1));
             limits.soft_time = Some(t);
             limits.hard_time = Some(t);
@@ -414,6 +444,8 @@ impl Session {
         self.search_id.fetch_add(1, Ordering::Relaxed);
         let hold_flag = Arc::clone(&self.hold);
         let draw_flag = Arc::clone(&self.draw_offered);
+        self.answered.store(false, Ordering::Release);
+        let answered = Arc::clone(&self.answered);
         self.search = Some(std::thread::spawn(move || {
             let mut e = match engine.lock() {
                 Ok(g) => g,
@@ -424,6 +456,7 @@ impl Session {
             while hold_flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }
+            answered.store(true, Ordering::Release);
             let Some(m) = result.best else {
                 send(if st.dialect == Dialect::Uci {
                     "bestmove (none)"

@@ -22,15 +22,15 @@ const SUDDEN_DEATH_MOVES: u32 = 30;
 pub fn allocate(clock: Clock, overhead: Duration) -> (Duration, Duration) {
     let usable = clock.left.saturating_sub(overhead);
     let moves = clock.moves_to_go.unwrap_or(SUDDEN_DEATH_MOVES).clamp(1, 60);
-    let share = usable / moves + clock.increment * 3 / 4;
+    let share = (usable / moves).saturating_add(clock.increment.saturating_mul(3) / 4);
     let soft = share.min(usable / 2).max(Duration::from_millis(1));
     // with one move left in the period the whole period is ours, but keep a margin
     let cap = if moves == 1 {
-        usable * 7 / 10
+        (usable / 10).saturating_mul(7)
     } else {
         usable / 3
     };
-    let hard = (soft * 3).min(cap).max(soft);
+    let hard = soft.saturating_mul(3).min(cap).max(soft);
     (soft, hard)
 }
 
@@ -61,6 +61,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        let huge = Duration::from_secs(u64::MAX);
+        let (soft, hard) = allocate(
+            Clock {
+                left: huge,
+                increment: huge,
+                moves_to_go: Some(1),
+            },
+            ms(30),
+        );
+        assert!(soft <= hard);
     }
 
     #[test]
