@@ -76,7 +76,7 @@ pub const OPTIONS: &[OptionDef] = &[
         ucci: "showwdl",
         kind: Kind::Check,
         default: "false",
-        doc: "add win/draw/loss permille to info lines (a fixed logistic model of the score)",
+        doc: "add win/draw/loss permille to info lines (a logistic model fitted on self-play)",
     },
     OptionDef {
         uci: "DrawAcceptScore",
