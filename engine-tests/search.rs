@@ -73,3 +73,67 @@ fn avoids_losing_perpetual_chase() {
         assert_ne!(best(fen, &moves, 6, rules), "b2a2", "{rules}");
     }
 }
+
+#[test]
+fn helper_threads_are_reused_across_searches() {
+    let mut e = Engine::new(Options {
+        hash_mib: 8,
+        threads: 3,
+        rules: RuleSet::Cxa,
+    });
+    for (i, moves) in [&[][..], &["h2e2"][..], &["h2e2", "h9g7"][..]]
+        .iter()
+        .enumerate()
+    {
+        e.set_position(None, moves).unwrap();
+        let r = e.go(
+            Limits {
+                depth: Some(7),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        let m = r.best.expect("a move");
+        assert!(e.position().is_legal(m), "search {i}: {m} is illegal");
+        assert!(r.depth >= 7, "search {i} reached depth {}", r.depth);
+    }
+    // fewer threads, then more: the pool is rebuilt and still answers
+    for threads in [1, 2] {
+        e.set_threads(threads);
+        e.new_game();
+        e.set_position(None, &[]).unwrap();
+        let r = e.go(
+            Limits {
+                depth: Some(6),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        assert!(r.best.is_some_and(|m| e.position().is_legal(m)));
+    }
+}
+
+#[test]
+fn stop_ends_a_multi_threaded_infinite_search() {
+    let mut e = Engine::new(Options {
+        hash_mib: 8,
+        threads: 2,
+        rules: RuleSet::Cxa,
+    });
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = e.stop_handle();
+    let done = Arc::new(AtomicBool::new(false));
+    let finished = Arc::clone(&done);
+    // keeps stopping until the search has returned (go clears the flag when it starts)
+    let stopper = std::thread::spawn(move || {
+        while !finished.load(Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    let r = e.go(Limits::default(), |_| {});
+    done.store(true, Ordering::Relaxed);
+    stopper.join().unwrap();
+    assert!(r.best.is_some_and(|m| e.position().is_legal(m)));
+}

@@ -4,6 +4,7 @@
 
 use crate::core::{FenError, Move, Position};
 use crate::rules::RuleSet;
+use crate::search::threads::ThreadPool;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use std::sync::Arc;
@@ -32,6 +33,10 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     position: Position,
     stop: Arc<AtomicBool>,
+    /// The main search thread's state (it runs on the caller's thread).
+    main: Searcher,
+    /// Lazy SMP helpers: `threads - 1` long-lived threads.
+    pool: ThreadPool,
 }
 
 impl Default for Engine {
@@ -42,11 +47,16 @@ impl Default for Engine {
 
 impl Engine {
     pub fn new(options: Options) -> Engine {
+        let tt = Arc::new(TranspositionTable::new(options.hash_mib));
+        let stop = Arc::new(AtomicBool::new(false));
+        let threads = options.threads.clamp(1, MAX_THREADS);
         Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
-            options,
+            main: Searcher::new(Arc::clone(&tt), Arc::clone(&stop), options.rules),
+            pool: ThreadPool::new(threads - 1, &tt, &stop, options.rules),
+            tt,
+            options: Options { threads, ..options },
             position: Position::startpos(),
-            stop: Arc::new(AtomicBool::new(false)),
+            stop,
         }
     }
 
@@ -62,17 +72,24 @@ impl Engine {
         }
     }
 
+    /// Sets the number of search threads; the helper threads are created here, once.
     pub fn set_threads(&mut self, n: usize) {
-        self.options.threads = n.clamp(1, 256);
+        let n = n.clamp(1, MAX_THREADS);
+        if n != self.options.threads || self.pool.len() + 1 != n {
+            self.options.threads = n;
+            self.pool = ThreadPool::new(n - 1, &self.tt, &self.stop, self.options.rules);
+        }
     }
 
     pub fn set_rules(&mut self, rules: RuleSet) {
         self.options.rules = rules;
     }
 
-    /// Forgets everything learned (new game).
+    /// Forgets everything learned (new game): the table and every thread's histories.
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.main.clear();
+        self.pool.clear();
     }
 
     /// Sets the game: a FEN (or the start position) and the moves played since. On an
@@ -128,31 +145,34 @@ impl Engine {
     /// search starts is not lost.
     pub fn search(&mut self, limits: Limits, mut on_info: impl FnMut(&Info)) -> SearchResult {
         self.tt.new_search();
-        let threads = self.options.threads;
         let rules = self.options.rules;
-        let tt = &*self.tt;
-        let stop = &*self.stop;
-        let position = &self.position;
-        std::thread::scope(|scope| {
-            for id in 1..threads {
-                let mut pos = position.clone();
-                let helper_limits = Limits {
-                    nodes: None,
-                    soft_time: None,
-                    hard_time: None,
-                    ..limits.clone()
+        let multipv = limits.multipv > 1;
+        self.pool.start(&self.position, &limits, &self.tt, rules);
+        self.main.set_table(Arc::clone(&self.tt));
+        self.main.set_rules(rules);
+        let mut pos = self.position.clone();
+        let mut result = self.main.go(&mut pos, limits, &mut on_info);
+        self.stop.store(true, Ordering::Relaxed);
+        let helpers = self.pool.wait();
+        result.nodes += helpers.iter().map(|r| r.nodes).sum::<u64>();
+        if !multipv {
+            // a helper that completed a deeper iteration with a score at least as good
+            // speaks for the search (the main thread's line stays for MultiPV)
+            if let Some(h) = helpers
+                .iter()
+                .filter(|h| h.best.is_some())
+                .filter(|h| h.depth > result.depth && h.score >= result.score)
+                .max_by_key(|h| (h.depth, h.score))
+            {
+                result = SearchResult {
+                    nodes: result.nodes,
+                    ..h.clone()
                 };
-                scope.spawn(move || {
-                    let mut s = Searcher::new(tt, stop, rules);
-                    s.set_helper(id);
-                    s.go(&mut pos, helper_limits, |_| {});
-                });
             }
-            let mut pos = position.clone();
-            let mut main = Searcher::new(tt, stop, rules);
-            let result = main.go(&mut pos, limits, &mut on_info);
-            stop.store(true, Ordering::Relaxed);
-            result
-        })
+        }
+        result
     }
 }
+
+/// The most search threads the engine runs.
+pub const MAX_THREADS: usize = 256;

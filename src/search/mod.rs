@@ -7,18 +7,25 @@
 //! transposition table as facts about the position: a node whose best line ends in such a
 //! verdict skips its store.
 
+pub mod history;
+pub mod movepick;
 pub mod params;
+pub mod see;
+pub mod threads;
 pub mod time;
 pub mod tt;
 
-use crate::core::{Move, MoveList, PieceType, Position, gen_type};
+use crate::core::{Move, PieceType, Position};
 use crate::eval::{MATERIAL_MG, evaluate};
 use crate::rules::repetition::{earlier_occurrences, is_repetition, judge_cycle};
 use crate::rules::{
     GameResult, MOVE_LIMIT_PLIES, RuleSet, insufficient_material, move_limit_plies,
 };
+use history::History;
+use movepick::{MovePicker, PickMode};
 use params::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
@@ -107,16 +114,16 @@ fn lmr_table() -> Vec<[i32; 64]> {
 }
 
 /// One search thread's state: its own histories and killers; the table is shared.
-pub struct Searcher<'a> {
-    tt: &'a TranspositionTable,
-    stop: &'a AtomicBool,
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
     rules: RuleSet,
     limits: Limits,
     start: Instant,
     pub nodes: u64,
     seldepth: usize,
     killers: Vec<[Option<Move>; 2]>,
-    history: Vec<[i32; 90]>,
+    history: History,
     pv: Vec<Vec<Move>>,
     lmr: Vec<[i32; 64]>,
     /// Whether the score just returned by a child depends on the path (a repetition verdict).
@@ -130,8 +137,8 @@ pub struct Searcher<'a> {
     depth_skew: i32,
 }
 
-impl<'a> Searcher<'a> {
-    pub fn new(tt: &'a TranspositionTable, stop: &'a AtomicBool, rules: RuleSet) -> Searcher<'a> {
+impl Searcher {
+    pub fn new(tt: Arc<TranspositionTable>, stop: Arc<AtomicBool>, rules: RuleSet) -> Searcher {
         Searcher {
             tt,
             stop,
@@ -141,7 +148,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![[0; 90]; 14],
+            history: History::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             lmr: lmr_table(),
             path_dependent: false,
@@ -152,10 +159,23 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Uses another table from now on (the `Hash` option changed).
+    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
+    }
+
+    /// The rule set for the next searches (a verdict cache for the other set is dropped).
+    pub fn set_rules(&mut self, rules: RuleSet) {
+        if rules != self.rules {
+            self.rules = rules;
+            self.verdicts.clear();
+        }
+    }
+
     /// Clears histories and killers (a new game).
     pub fn clear(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h = [0; 90]);
+        self.history.clear();
         self.verdicts.clear();
     }
 
@@ -396,36 +416,6 @@ impl<'a> Searcher<'a> {
         None
     }
 
-    fn order(
-        &self,
-        pos: &Position,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> Vec<(Move, i32)> {
-        moves
-            .iter()
-            .map(|&m| {
-                let s = if Some(m) == tt_move {
-                    1 << 30
-                } else if let Some(victim) = pos.piece_on(m.to()) {
-                    let attacker = pos
-                        .piece_on(m.from())
-                        .map_or(0, |p| MATERIAL_MG[p.kind().index()]);
-                    (1 << 24) + MATERIAL_MG[victim.kind().index()] * 16 - attacker / 16
-                } else if self.killers[ply][0] == Some(m) {
-                    (1 << 23) + 1
-                } else if self.killers[ply][1] == Some(m) {
-                    1 << 23
-                } else {
-                    let p = pos.piece_on(m.from()).map_or(0, |p| p.index());
-                    self.history[p][m.to().index()]
-                };
-                (m, s)
-            })
-            .collect()
-    }
-
     fn search(
         &mut self,
         pos: &mut Position,
@@ -529,22 +519,18 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            // checkmate and stalemate both lose
-            return -MATE + ply as i32;
-        }
-        let mut scored = self.order(pos, &moves, tt_move, ply);
+        let killers = self.killers[ply];
+        let counter = self.history.counter(pos);
+        let mut picker = MovePicker::new(pos, PickMode::All, tt_move, killers, counter);
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut best_dependent = false;
         let mut quiets_tried: Vec<Move> = Vec::new();
         let original_alpha = alpha;
-        for i in 0..scored.len() {
-            // selection: bring the best remaining move forward
-            let j = (i..scored.len()).max_by_key(|&j| scored[j].1).unwrap_or(i);
-            scored.swap(i, j);
-            let m = scored[i].0;
+        let mut i = 0usize;
+        let mut any_move = false;
+        while let Some(m) = picker.next(pos, &self.history) {
+            any_move = true;
             let quiet = pos.piece_on(m.to()).is_none();
             let gives_check = pos.gives_check(m);
             if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
@@ -552,6 +538,7 @@ impl<'a> Searcher<'a> {
                 if depth <= LMP_MAX_DEPTH
                     && quiets_tried.len() >= LMP_BASE + (depth * depth) as usize
                 {
+                    picker.skip_quiets();
                     continue;
                 }
                 if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
@@ -614,6 +601,11 @@ impl<'a> Searcher<'a> {
             if quiet {
                 quiets_tried.push(m);
             }
+            i += 1;
+        }
+        if !any_move {
+            // checkmate and stalemate both lose
+            return -MATE + ply as i32;
         }
         if !best_dependent {
             let bound = if best >= beta {
@@ -641,16 +633,11 @@ impl<'a> Searcher<'a> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(m);
         }
+        self.history.set_counter(pos, m);
         let bonus = (depth * depth).min(400);
-        let mut update = |mv: Move, b: i32| {
-            if let Some(p) = pos.piece_on(mv.from()) {
-                let h = &mut self.history[p.index()][mv.to().index()];
-                *h += b - *h * b.abs() / HISTORY_MAX;
-            }
-        };
-        update(m, bonus);
+        self.history.update_quiet(pos, m, bonus);
         for &q in tried {
-            update(q, -bonus);
+            self.history.update_quiet(pos, q, -bonus);
         }
     }
 
@@ -676,20 +663,11 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut list = MoveList::new();
-        if in_check {
-            pos.generate::<{ gen_type::ALL }>(&mut list);
-            if list.is_empty() {
-                return -MATE + ply as i32;
-            }
-        } else {
-            pos.generate::<{ gen_type::CAPTURES }>(&mut list);
-        }
-        let mut scored = self.order(pos, &list, None, ply.min(MAX_PLY));
-        for i in 0..scored.len() {
-            let j = (i..scored.len()).max_by_key(|&j| scored[j].1).unwrap_or(i);
-            scored.swap(i, j);
-            let m = scored[i].0;
+        // captures that lose material by static exchange are not searched here
+        let mut picker = MovePicker::new(pos, PickMode::Captures, None, [None; 2], None);
+        let mut any_move = false;
+        while let Some(m) = picker.next(pos, &self.history) {
+            any_move = true;
             if !in_check
                 && let Some(victim) = pos.piece_on(m.to())
                 && stand + MATERIAL_MG[victim.kind().index()] + DELTA_MARGIN < alpha
@@ -711,6 +689,9 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
+        }
+        if in_check && !any_move {
+            return -MATE + ply as i32;
         }
         self.path_dependent = false;
         best

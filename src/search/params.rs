@@ -48,3 +48,6 @@ pub const DELTA_MARGIN: i32 = 150;
 
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16384;
+
+/// Does quiescence search also try the captures that lose material by static exchange?
+pub const QS_BAD_CAPTURES: bool = true;

@@ -1,0 +1,270 @@
+//! Staged move ordering. A node first tries its hash move without generating anything
+//! (most cut nodes stop there), then the captures that do not lose material by static
+//! exchange (most valuable victim first), the two killers, the countermove, the quiet moves
+//! by history, and last the captures that lose material. In check all evasions are
+//! generated at once and ordered the same way.
+//!
+//! Every move handed out is legal; none is handed out twice.
+
+use super::history::History;
+use super::params::QS_BAD_CAPTURES;
+use super::see::{SEE_VALUE, see_ge};
+use crate::core::{Move, MoveList, Position, gen_type};
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    GenerateCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenerateQuiets,
+    Quiets,
+    BadCaptures,
+    GenerateEvasions,
+    Evasions,
+    Done,
+}
+
+/// What kind of search the picker serves.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum PickMode {
+    /// Every move (main search).
+    All,
+    /// Captures only (quiescence), or every evasion in check.
+    Captures,
+}
+
+/// A list of moves with their ordering scores.
+struct Scored {
+    moves: MoveList,
+    scores: [i32; 128],
+    next: usize,
+}
+
+impl Scored {
+    fn new() -> Scored {
+        Scored {
+            moves: MoveList::new(),
+            scores: [0; 128],
+            next: 0,
+        }
+    }
+
+    /// Removes and returns the best-scored remaining move (selection, as most nodes use
+    /// only a few moves).
+    fn pick_best(&mut self) -> Option<(Move, i32)> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for j in self.next + 1..n {
+            if self.scores[j] > self.scores[best] {
+                best = j;
+            }
+        }
+        let i = self.next;
+        self.moves.as_mut_slice().swap(i, best);
+        self.scores.swap(i, best);
+        self.next += 1;
+        Some((self.moves.as_slice()[i], self.scores[i]))
+    }
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    mode: PickMode,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
+    list: Scored,
+    bad: MoveList,
+    bad_next: usize,
+    /// Quiet moves are no longer wanted (late-move pruning said so).
+    skip_quiets: bool,
+}
+
+/// Most valuable victim first, then least valuable attacker.
+#[inline]
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = pos
+        .piece_on(m.to())
+        .map_or(0, |p| SEE_VALUE[p.kind().index()]);
+    let attacker = pos
+        .piece_on(m.from())
+        .map_or(0, |p| SEE_VALUE[p.kind().index()]);
+    victim * 8 - attacker / 64
+}
+
+impl MovePicker {
+    /// A picker for `pos`. `tt_move`, the killers and the countermove are tried only when
+    /// legal here.
+    pub fn new(
+        pos: &Position,
+        mode: PickMode,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+    ) -> MovePicker {
+        let in_check = pos.in_check();
+        let tt_move = tt_move.filter(|&m| {
+            pos.is_legal(m) && (mode == PickMode::All || in_check || pos.piece_on(m.to()).is_some())
+        });
+        let stage = if in_check {
+            Stage::GenerateEvasions
+        } else if tt_move.is_some() {
+            Stage::TtMove
+        } else {
+            Stage::GenerateCaptures
+        };
+        MovePicker {
+            stage,
+            mode,
+            tt_move,
+            killers,
+            counter,
+            list: Scored::new(),
+            bad: MoveList::new(),
+            bad_next: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// No more quiet moves from now on (captures and evasions still come).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// Is `m` one of the moves already handed out by an earlier stage?
+    #[inline]
+    fn special(&self, m: Move) -> bool {
+        Some(m) == self.tt_move
+            || Some(m) == self.killers[0]
+            || Some(m) == self.killers[1]
+            || Some(m) == self.counter
+    }
+
+    /// A quiet refutation (killer, countermove) usable here.
+    fn quiet_candidate(&self, pos: &Position, m: Option<Move>) -> Option<Move> {
+        m.filter(|&m| Some(m) != self.tt_move && pos.piece_on(m.to()).is_none() && pos.is_legal(m))
+    }
+
+    /// The next move, or `None` when all have been given.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    if let Some(m) = self.tt_move {
+                        return Some(m);
+                    }
+                }
+                Stage::GenerateCaptures => {
+                    pos.generate::<{ gen_type::CAPTURES }>(&mut self.list.moves);
+                    for i in 0..self.list.moves.len() {
+                        let m = self.list.moves.as_slice()[i];
+                        self.list.scores[i] = mvv_lva(pos, m);
+                    }
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    while let Some((m, _)) = self.list.pick_best() {
+                        if Some(m) == self.tt_move {
+                            continue;
+                        }
+                        if see_ge(pos, m, 0) {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                    }
+                    self.stage = match self.mode {
+                        PickMode::All => Stage::Killer1,
+                        PickMode::Captures if QS_BAD_CAPTURES => Stage::BadCaptures,
+                        PickMode::Captures => Stage::Done,
+                    };
+                }
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    if !self.skip_quiets
+                        && let Some(m) = self.quiet_candidate(pos, self.killers[0])
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    if !self.skip_quiets
+                        && self.killers[1] != self.killers[0]
+                        && let Some(m) = self.quiet_candidate(pos, self.killers[1])
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenerateQuiets;
+                    if !self.skip_quiets
+                        && self.counter != self.killers[0]
+                        && self.counter != self.killers[1]
+                        && let Some(m) = self.quiet_candidate(pos, self.counter)
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    self.stage = Stage::Quiets;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    self.list.moves.clear();
+                    self.list.next = 0;
+                    pos.generate::<{ gen_type::QUIETS }>(&mut self.list.moves);
+                    for i in 0..self.list.moves.len() {
+                        let m = self.list.moves.as_slice()[i];
+                        self.list.scores[i] = history.quiet(pos, m);
+                    }
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets {
+                        while let Some((m, _)) = self.list.pick_best() {
+                            if !self.special(m) {
+                                return Some(m);
+                            }
+                        }
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.bad_next < self.bad.len() {
+                        let m = self.bad.as_slice()[self.bad_next];
+                        self.bad_next += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    pos.generate::<{ gen_type::ALL }>(&mut self.list.moves);
+                    for i in 0..self.list.moves.len() {
+                        let m = self.list.moves.as_slice()[i];
+                        self.list.scores[i] = if Some(m) == self.tt_move {
+                            i32::MAX
+                        } else if pos.piece_on(m.to()).is_some() {
+                            (1 << 28) + mvv_lva(pos, m)
+                        } else {
+                            history.quiet(pos, m)
+                        };
+                    }
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    if let Some((m, _)) = self.list.pick_best() {
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The Lazy SMP thread pool: helper threads created once (again only when the `Threads`
+//! option changes), each keeping its own [`Searcher`] — histories, killers, countermoves —
+//! from one search to the next. The main search runs on the caller's thread; helpers search
+//! the same position, sharing the transposition table, until the stop flag is set.
+
+use super::tt::TranspositionTable;
+use super::{Limits, SearchResult, Searcher};
+use crate::core::Position;
+use crate::rules::RuleSet;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+
+enum Job {
+    Search {
+        position: Box<Position>,
+        limits: Limits,
+        tt: Arc<TranspositionTable>,
+        rules: RuleSet,
+    },
+    Clear,
+}
+
+struct Helper {
+    jobs: Sender<Job>,
+    done: Receiver<SearchResult>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// Helper threads for Lazy SMP (none for one thread).
+pub struct ThreadPool {
+    helpers: Vec<Helper>,
+    busy: bool,
+}
+
+impl ThreadPool {
+    /// A pool of `n` helper threads (the main search thread is not counted).
+    pub fn new(
+        n: usize,
+        tt: &Arc<TranspositionTable>,
+        stop: &Arc<AtomicBool>,
+        rules: RuleSet,
+    ) -> ThreadPool {
+        let helpers = (1..=n)
+            .map(|id| {
+                let (job_tx, job_rx) = channel::<Job>();
+                let (done_tx, done_rx) = channel::<SearchResult>();
+                let mut searcher = Searcher::new(Arc::clone(tt), Arc::clone(stop), rules);
+                searcher.set_helper(id);
+                let thread = std::thread::Builder::new()
+                    .name(format!("chariot-helper-{id}"))
+                    .spawn(move || {
+                        // the loop ends when the pool drops its sender
+                        while let Ok(job) = job_rx.recv() {
+                            match job {
+                                Job::Search {
+                                    mut position,
+                                    limits,
+                                    tt,
+                                    rules,
+                                } => {
+                                    searcher.set_table(tt);
+                                    searcher.set_rules(rules);
+                                    let r = searcher.go(&mut position, limits, |_| {});
+                                    if done_tx.send(r).is_err() {
+                                        break;
+                                    }
+                                }
+                                Job::Clear => searcher.clear(),
+                            }
+                        }
+                    })
+                    .ok();
+                Helper {
+                    jobs: job_tx,
+                    done: done_rx,
+                    thread,
+                }
+            })
+            .filter(|h| h.thread.is_some())
+            .collect();
+        ThreadPool {
+            helpers,
+            busy: false,
+        }
+    }
+
+    /// Number of helper threads.
+    pub fn len(&self) -> usize {
+        self.helpers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.helpers.is_empty()
+    }
+
+    /// Starts every helper on `position` (helpers have no node or time limit: they stop
+    /// with the stop flag or at the depth limit).
+    pub fn start(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        tt: &Arc<TranspositionTable>,
+        rules: RuleSet,
+    ) {
+        let helper_limits = Limits {
+            nodes: None,
+            soft_time: None,
+            hard_time: None,
+            ..limits.clone()
+        };
+        for h in &self.helpers {
+            let _ = h.jobs.send(Job::Search {
+                position: Box::new(position.clone()),
+                limits: helper_limits.clone(),
+                tt: Arc::clone(tt),
+                rules,
+            });
+        }
+        self.busy = true;
+    }
+
+    /// Waits for every helper to finish its search (the caller has set the stop flag) and
+    /// returns their results.
+    pub fn wait(&mut self) -> Vec<SearchResult> {
+        if !self.busy {
+            return Vec::new();
+        }
+        self.busy = false;
+        self.helpers
+            .iter()
+            .filter_map(|h| h.done.recv().ok())
+            .collect()
+    }
+
+    /// Clears every helper's histories (a new game).
+    pub fn clear(&mut self) {
+        for h in &self.helpers {
+            let _ = h.jobs.send(Job::Clear);
+        }
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        for h in &mut self.helpers {
+            // closing the job channel ends the helper's loop
+            let (dead, _) = channel();
+            drop(std::mem::replace(&mut h.jobs, dead));
+            if let Some(t) = h.thread.take() {
+                let _ = t.join();
+            }
+        }
+    }
+}
