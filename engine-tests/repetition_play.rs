@@ -9,10 +9,11 @@
 //!     must not play the cycle move, and that move searched alone (every other root move
 //!     banned) must score a repetition loss one or two plies away (`-(REPETITION_WIN - 1)`
 //!     when the move completes the threefold or is judged at once, `-(REPETITION_WIN - 2)`
-//!     when the winner's reply completes it): the loss is the rule's, not a bad evaluation. If the engine plays it anyway, that is
-//!     accepted only when every alternative loses as well (searched with the cycle move
-//!     banned): a repetition loss then ranks above being mated, so the rule loss is the
-//!     best of bad choices.
+//!     when the winner's reply completes it): the loss is the rule's, not a bad evaluation.
+//!     If the engine plays it anyway, that is accepted only when every alternative loses as
+//!     well (searched with the cycle move banned): a repetition loss ranks above being mated
+//!     (`REPETITION_WIN < MATE`), so then the rule loss is the best of bad choices. (No
+//!     verdict case needs this; constructed case K1a does.)
 //!
 //! (b) Steer. The position before the winner's last move of the cycle. The engine, as the
 //!     winner, plays the cycle move or a move it scores at least as high as the cycle move
