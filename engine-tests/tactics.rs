@@ -59,7 +59,7 @@ fn depth_for(kind: &str) -> i32 {
     match mate_moves(kind) {
         Some(n) => 2 * n + 5,
         None if kind == "material" => 10,
-        None => 16,
+        None => 20,
     }
 }
 

@@ -382,7 +382,7 @@ impl Searcher {
 
     /// The score the rules give this node, if they end the game here.
     fn rule_score(&mut self, pos: &Position, ply: usize) -> Option<i32> {
-        if is_repetition(pos) {
+        if is_repetition(pos) && repeats_in_tree_or_thrice(pos, ply) {
             let (_, back) = earlier_occurrences(pos);
             let mut sig = back as u64;
             for b in 0..=back {
@@ -696,6 +696,21 @@ impl Searcher {
         self.path_dependent = false;
         best
     }
+}
+
+/// Is this repetition settled? A position seen once before counts only when that earlier
+/// occurrence lies inside the tree (after the root): then both sides chose the cycle within
+/// the search and either may be held to it. Seen once before at or before the root, the game
+/// has not reached the threefold (24.1) and the side that would lose (or be held to a draw)
+/// can still deviate: judging it here would credit a result the opponent need not concede.
+/// Seen twice before, it is the threefold.
+fn repeats_in_tree_or_thrice(pos: &Position, ply: usize) -> bool {
+    let (count, _) = earlier_occurrences(pos);
+    if count >= 2 {
+        return true;
+    }
+    let key = pos.key();
+    (2..ply).step_by(2).any(|b| pos.key_at(b) == Some(key))
 }
 
 /// Does the side to move have a piece besides pawns, advisors and elephants (null move is
