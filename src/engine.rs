@@ -65,10 +65,20 @@ impl Engine {
     }
 
     /// Resizes the table (clearing it) when the size changes.
+    /// Callers holding a [`Engine::table`] handle should drop it first: the old table is
+    /// freed before the new one is allocated, so memory never holds both.
     pub fn set_hash(&mut self, mib: usize) {
         if mib != self.options.hash_mib {
             self.options.hash_mib = mib.max(1);
+            let rules = self.options.rules;
+            // let go of the old table everywhere (the helpers hold handles too)
+            let tiny = Arc::new(TranspositionTable::tiny());
+            self.pool = ThreadPool::new(0, &tiny, &self.stop, rules);
+            self.main.set_table(Arc::clone(&tiny));
+            self.tt = tiny;
             self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
+            self.main.set_table(Arc::clone(&self.tt));
+            self.pool = ThreadPool::new(self.options.threads - 1, &self.tt, &self.stop, rules);
         }
     }
 

@@ -9,7 +9,7 @@ pub mod options;
 use crate::core::{Move, Position};
 use crate::engine::{Engine, Options};
 use crate::search::params::{MAX_PLY, REPETITION_WIN};
-use crate::search::tt::Bound;
+use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::{Info, Limits, mate_plies};
 use command::{Command, GoParams, parse};
 use std::io::{BufRead, Write};
@@ -301,6 +301,9 @@ impl Session {
                 None => bad(self),
                 Some(n) => match key {
                     "hashsize" => {
+                        // drop this handle first so the old table is freed before the
+                        // new one is allocated
+                        self.table = Arc::new(TranspositionTable::tiny());
                         let table = {
                             let mut e = self.engine_lock();
                             e.set_hash(n as usize);

@@ -76,6 +76,16 @@ impl TranspositionTable {
         }
     }
 
+    /// A one-bucket table: a stand-in while a table is being replaced.
+    pub fn tiny() -> TranspositionTable {
+        TranspositionTable {
+            buckets: vec![Bucket {
+                words: Default::default(),
+            }],
+            generation: AtomicU8::new(0),
+        }
+    }
+
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>()
