@@ -2,7 +2,9 @@
 //! point, rewarded on a beta cutoff and penalised when another quiet move cut instead) and
 //! the countermove table (the quiet move that last refuted a given previous move, indexed by
 //! the piece that moved and where it went). They live as long as the search thread: a new
-//! game clears them.
+//! game clears them. Continuation histories score a quiet move by the one or two moves
+//! before it (piece and target of each), which catches follow-ups and answers that the
+//! plain history averages away.
 
 use super::params::HISTORY_MAX;
 use crate::core::{Move, Position};
@@ -10,9 +12,49 @@ use crate::core::{Move, Position};
 const PIECES: usize = 14;
 const POINTS: usize = 90;
 
+/// A (piece, point) pair as a table index.
+pub type Slot = usize;
+const SLOTS: usize = PIECES * POINTS;
+
+/// The moves before the current node that index the continuation histories: one and two
+/// plies ago (none after a null move or at the start of the game).
+#[derive(Copy, Clone, Default, Debug)]
+pub struct Context {
+    pub prev: [Option<Slot>; 2],
+}
+
+impl Context {
+    pub fn of(pos: &Position) -> Context {
+        let h = pos.history();
+        let n = h.len();
+        let mut prev = [None; 2];
+        if n >= 1
+            && let Some(m1) = h[n - 1].mv
+        {
+            prev[0] = pos
+                .piece_on(m1.to())
+                .map(|p| p.index() * POINTS + m1.to().index());
+            if n >= 2
+                && let Some(m2) = h[n - 2].mv
+            {
+                // the piece that moved two plies ago may just have been captured
+                let piece = if m1.to() == m2.to() {
+                    h[n - 1].captured
+                } else {
+                    pos.piece_on(m2.to())
+                };
+                prev[1] = piece.map(|p| p.index() * POINTS + m2.to().index());
+            }
+        }
+        Context { prev }
+    }
+}
+
 pub struct History {
     quiet: Box<[[i32; POINTS]; PIECES]>,
     counter: Box<[[Option<Move>; POINTS]; PIECES]>,
+    /// `[previous slot][this slot]`, for one and two plies back.
+    continuation: [Vec<i16>; 2],
 }
 
 impl Default for History {
@@ -26,12 +68,49 @@ impl History {
         History {
             quiet: Box::new([[0; POINTS]; PIECES]),
             counter: Box::new([[None; POINTS]; PIECES]),
+            continuation: [vec![0; SLOTS * SLOTS], vec![0; SLOTS * SLOTS]],
         }
     }
 
     pub fn clear(&mut self) {
         *self.quiet = [[0; POINTS]; PIECES];
         *self.counter = [[None; POINTS]; PIECES];
+        for c in &mut self.continuation {
+            c.iter_mut().for_each(|v| *v = 0);
+        }
+    }
+
+    /// The ordering score of quiet move `m`: its history plus its continuation histories.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, m: Move, ctx: &Context) -> i32 {
+        let Some(p) = pos.piece_on(m.from()) else {
+            return 0;
+        };
+        let slot = p.index() * POINTS + m.to().index();
+        let mut s = self.quiet[p.index()][m.to().index()];
+        for (k, prev) in ctx.prev.iter().enumerate() {
+            if let Some(prev) = prev {
+                s += i32::from(self.continuation[k][prev * SLOTS + slot]);
+            }
+        }
+        s
+    }
+
+    /// Rewards (or with a negative bonus penalises) quiet move `m` in every table.
+    #[inline]
+    pub fn update_all(&mut self, pos: &Position, m: Move, ctx: &Context, bonus: i32) {
+        self.update_quiet(pos, m, bonus);
+        let Some(p) = pos.piece_on(m.from()) else {
+            return;
+        };
+        let slot = p.index() * POINTS + m.to().index();
+        for (k, prev) in ctx.prev.iter().enumerate() {
+            if let Some(prev) = prev {
+                let h = &mut self.continuation[k][prev * SLOTS + slot];
+                let v = i32::from(*h);
+                *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+            }
+        }
     }
 
     /// The history score of quiet move `m` in `pos`.

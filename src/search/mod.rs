@@ -21,7 +21,7 @@ use crate::rules::repetition::{earlier_occurrences, is_repetition, judge_cycle};
 use crate::rules::{
     GameResult, MOVE_LIMIT_PLIES, RuleSet, insufficient_material, move_limit_plies,
 };
-use history::History;
+use history::{Context, History};
 use movepick::{MovePicker, PickMode};
 use params::*;
 use std::collections::HashMap;
@@ -131,6 +131,8 @@ pub struct Searcher {
     verdicts: HashMap<u64, GameResult>,
     /// Null move played at this ply (no two in a row).
     null_at: Vec<bool>,
+    /// Static evaluation at each ply of the current line (-INFINITE when in check).
+    evals: Vec<i32>,
     main: bool,
     /// Helper threads search some iterations one ply deeper, so that the threads spread
     /// over depths and fill the shared table with different work (Lazy SMP).
@@ -154,6 +156,7 @@ impl Searcher {
             path_dependent: false,
             verdicts: HashMap::new(),
             null_at: vec![false; MAX_PLY + 1],
+            evals: vec![-INFINITE; MAX_PLY + 2],
             main: true,
             depth_skew: 0,
         }
@@ -474,11 +477,15 @@ impl Searcher {
         } else {
             entry.map_or_else(|| evaluate(pos), |e| e.eval)
         };
+        self.evals[ply] = static_eval;
+        // is the side to move better off than two plies ago? (then prune less)
+        let improving = !in_check
+            && (ply < 2 || self.evals[ply - 2] == -INFINITE || static_eval > self.evals[ply - 2]);
 
         if !pv_node && !in_check {
             // reverse futility pruning
             if depth <= RFP_MAX_DEPTH
-                && static_eval - RFP_MARGIN * depth >= beta
+                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return static_eval;
@@ -521,7 +528,9 @@ impl Searcher {
 
         let killers = self.killers[ply];
         let counter = self.history.counter(pos);
-        let mut picker = MovePicker::new(pos, PickMode::All, tt_move, killers, counter);
+        let context = Context::of(pos);
+        let mut picker = MovePicker::new(pos, PickMode::All, tt_move, killers, counter, context);
+        let lmp_limit = (LMP_BASE + (depth * depth) as usize) * (1 + usize::from(improving)) / 2;
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut best_dependent = false;
@@ -533,11 +542,14 @@ impl Searcher {
             any_move = true;
             let quiet = pos.piece_on(m.to()).is_none();
             let gives_check = pos.gives_check(m);
+            let hist = if quiet {
+                self.history.quiet_score(pos, m, &context)
+            } else {
+                0
+            };
             if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
                 // late-move pruning and futility pruning of quiet moves at low depth
-                if depth <= LMP_MAX_DEPTH
-                    && quiets_tried.len() >= LMP_BASE + (depth * depth) as usize
-                {
+                if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
                     picker.skip_quiets();
                     continue;
                 }
@@ -561,6 +573,13 @@ impl Searcher {
                     if pv_node {
                         r -= 1;
                     }
+                    if !pv_node && !improving {
+                        r += 1;
+                    }
+                    if picker.is_refutation(m) {
+                        r -= 1;
+                    }
+                    r -= hist / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
@@ -592,7 +611,7 @@ impl Searcher {
                     }
                     if s >= beta {
                         if quiet {
-                            self.reward_quiet(pos, m, &quiets_tried, depth, ply);
+                            self.reward_quiet(pos, m, &quiets_tried, depth, ply, &context);
                         }
                         break;
                     }
@@ -628,16 +647,24 @@ impl Searcher {
         best
     }
 
-    fn reward_quiet(&mut self, pos: &Position, m: Move, tried: &[Move], depth: i32, ply: usize) {
+    fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+        ctx: &Context,
+    ) {
         if self.killers[ply][0] != Some(m) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(m);
         }
         self.history.set_counter(pos, m);
         let bonus = (depth * depth).min(400);
-        self.history.update_quiet(pos, m, bonus);
+        self.history.update_all(pos, m, ctx, bonus);
         for &q in tried {
-            self.history.update_quiet(pos, q, -bonus);
+            self.history.update_all(pos, q, ctx, -bonus);
         }
     }
 
@@ -653,18 +680,43 @@ impl Searcher {
             return 0;
         }
         let in_check = pos.in_check();
+        let pv_node = beta - alpha > 1;
+        let original_alpha = alpha;
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+        {
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
         let mut best = -INFINITE;
         let mut stand = -INFINITE;
         if !in_check {
-            stand = evaluate(pos);
+            stand = entry.map_or_else(|| evaluate(pos), |e| e.eval);
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
         }
+        let mut best_move = None;
         // captures that lose material by static exchange are not searched here
-        let mut picker = MovePicker::new(pos, PickMode::Captures, None, [None; 2], None);
+        let mut picker = MovePicker::new(
+            pos,
+            PickMode::Captures,
+            entry.and_then(|e| e.mv),
+            [None; 2],
+            None,
+            Context::default(),
+        );
         let mut any_move = false;
         while let Some(m) = picker.next(pos, &self.history) {
             any_move = true;
@@ -684,6 +736,7 @@ impl Searcher {
                 best = s;
                 if s > alpha {
                     alpha = s;
+                    best_move = Some(m);
                     if s >= beta {
                         break;
                     }
@@ -693,6 +746,15 @@ impl Searcher {
         if in_check && !any_move {
             return -MATE + ply as i32;
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), stand, 0, bound);
         self.path_dependent = false;
         best
     }

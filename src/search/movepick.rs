@@ -6,7 +6,7 @@
 //!
 //! Every move handed out is legal; none is handed out twice.
 
-use super::history::History;
+use super::history::{Context, History};
 use super::params::QS_BAD_CAPTURES;
 use super::see::{SEE_VALUE, see_ge};
 use crate::core::{Move, MoveList, Position, gen_type};
@@ -79,6 +79,7 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
+    context: Context,
     list: Scored,
     bad: MoveList,
     bad_next: usize,
@@ -107,6 +108,7 @@ impl MovePicker {
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
+        context: Context,
     ) -> MovePicker {
         let in_check = pos.in_check();
         let tt_move = tt_move.filter(|&m| {
@@ -125,11 +127,17 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            context,
             list: Scored::new(),
             bad: MoveList::new(),
             bad_next: 0,
             skip_quiets: false,
         }
+    }
+
+    /// Was `m` handed out as a killer or the countermove (a quiet refutation elsewhere)?
+    pub fn is_refutation(&self, m: Move) -> bool {
+        Some(m) == self.killers[0] || Some(m) == self.killers[1] || Some(m) == self.counter
     }
 
     /// No more quiet moves from now on (captures and evasions still come).
@@ -222,7 +230,7 @@ impl MovePicker {
                     pos.generate::<{ gen_type::QUIETS }>(&mut self.list.moves);
                     for i in 0..self.list.moves.len() {
                         let m = self.list.moves.as_slice()[i];
-                        self.list.scores[i] = history.quiet(pos, m);
+                        self.list.scores[i] = history.quiet_score(pos, m, &self.context);
                     }
                 }
                 Stage::Quiets => {
@@ -252,7 +260,7 @@ impl MovePicker {
                         } else if pos.piece_on(m.to()).is_some() {
                             (1 << 28) + mvv_lva(pos, m)
                         } else {
-                            history.quiet(pos, m)
+                            history.quiet_score(pos, m, &self.context)
                         };
                     }
                     self.stage = Stage::Evasions;

@@ -30,6 +30,8 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
 pub const LMR_BASE: f64 = 0.6;
 pub const LMR_DIVISOR: f64 = 2.2;
+/// A quiet move's history (plus continuation histories) over this reduces it one ply less.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// Late-move pruning: quiet moves beyond `LMP_BASE + depth²` are skipped at low depth.
 pub const LMP_MAX_DEPTH: i32 = 4;
