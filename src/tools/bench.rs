@@ -60,6 +60,7 @@ pub fn run(
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.new_game();
+        let t0 = Instant::now();
         engine
             .set_position(Some(fen), &[])
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
@@ -73,11 +74,12 @@ pub fn run(
         total += r.nodes;
         let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
         out(&format!(
-            "position {:>2}/{}: bestmove {best} score {} nodes {}  {fen}",
+            "position {:>2}/{}: bestmove {best} score {} nodes {} time {} ms  {fen}",
             i + 1,
             POSITIONS.len(),
             r.score,
-            r.nodes
+            r.nodes,
+            t0.elapsed().as_millis()
         ));
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
