@@ -131,7 +131,7 @@ pub fn game_pgn(rec: &GameRecord, ctx: &PgnContext, notation: Notation) -> Strin
     let first_black = pos.side_to_move() == crate::core::Color::Black;
     let mut number = pos.fullmove_number().max(1);
     if first_black && !all.is_empty() {
-        let _ = write!(body, "{number}. ... ");
+        let _ = write!(body, "{number}... ");
     }
     for (i, &(m, book)) in all.iter().enumerate() {
         let red = pos.side_to_move() == crate::core::Color::Red;

@@ -147,6 +147,8 @@ impl Tally {
 }
 
 fn signed(x: f64) -> String {
+    // + 0.0 turns -0.0 into 0.0
+    let x = x + 0.0;
     if x.is_infinite() {
         if x > 0.0 {
             "+inf".into()
@@ -427,7 +429,7 @@ pub fn json_str(s: &str) -> String {
 /// A JSON number (null when not finite).
 fn json_num(x: f64) -> String {
     if x.is_finite() {
-        let v = (x * 10_000.0).round() / 10_000.0;
+        let v = (x * 10_000.0).round() / 10_000.0 + 0.0;
         format!("{v}")
     } else {
         "null".into()

@@ -73,21 +73,20 @@ impl Penta {
 /// Mean and variance of a discrete distribution of scores (`values[i]` seen `counts[i]`
 /// times); the variance is that of one sample, not of the mean.
 fn mean_var(values: &[f64], counts: &[u64]) -> Option<(f64, f64, f64)> {
-    let n: u64 = counts.iter().sum();
-    if n == 0 {
+    let c: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+    mean_var_f(values, &c)
+}
+
+fn mean_var_f(values: &[f64], counts: &[f64]) -> Option<(f64, f64, f64)> {
+    let n: f64 = counts.iter().sum();
+    if n <= 0.0 {
         return None;
     }
-    let n = n as f64;
-    let mean = values
-        .iter()
-        .zip(counts)
-        .map(|(v, &c)| v * c as f64)
-        .sum::<f64>()
-        / n;
+    let mean = values.iter().zip(counts).map(|(v, &c)| v * c).sum::<f64>() / n;
     let var = values
         .iter()
         .zip(counts)
-        .map(|(v, &c)| (v - mean).powi(2) * c as f64)
+        .map(|(v, &c)| (v - mean).powi(2) * c)
         .sum::<f64>()
         / n;
     Some((mean, var, n))
@@ -184,6 +183,10 @@ fn erfc(x: f64) -> f64 {
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
+/// The weight of an empty bin in the SPRT's distribution (as fastchess and OpenBench do):
+/// small enough not to move real estimates, large enough to keep the variance above zero.
+pub const REGULARIZE: f64 = 1e-3;
+
 /// Which results the SPRT counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtModel {
@@ -226,18 +229,28 @@ impl Sprt {
     /// The log-likelihood ratio by the GSPRT normal approximation: with `n` samples of mean
     /// μ and variance σ² (pairs scored ¼ per half point, or games scored 0, ½, 1), and
     /// s0, s1 the scores of `elo0` and `elo1`,
-    /// LLR ≈ n (s1 − s0) (2μ − s0 − s1) / (2σ²). Zero until the variance is positive.
+    /// LLR ≈ n (s1 − s0) (2μ − s0 − s1) / (2σ²). Empty bins count as [`REGULARIZE`]
+    /// samples, so that a run of identical results (no variance yet) still gives a finite
+    /// LLR that grows with the run. Zero with no results at all.
     pub fn llr(&self, wdl: &Wdl, penta: &Penta) -> f64 {
-        let stats = match self.model {
-            SprtModel::Pentanomial => mean_var(&PENTA_VALUES, &penta.0),
-            SprtModel::Trinomial => mean_var(&TRI_VALUES, &tri_counts(wdl)),
+        let counts: &[u64] = match self.model {
+            SprtModel::Pentanomial => &penta.0,
+            SprtModel::Trinomial => &tri_counts(wdl),
         };
-        let Some((mean, var, n)) = stats else {
-            return 0.0;
-        };
-        if var <= 1e-12 {
+        if counts.iter().all(|&c| c == 0) {
             return 0.0;
         }
+        let c: Vec<f64> = counts
+            .iter()
+            .map(|&c| if c == 0 { REGULARIZE } else { c as f64 })
+            .collect();
+        let values: &[f64] = match self.model {
+            SprtModel::Pentanomial => &PENTA_VALUES,
+            SprtModel::Trinomial => &TRI_VALUES,
+        };
+        let Some((mean, var, n)) = mean_var_f(values, &c) else {
+            return 0.0;
+        };
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
@@ -397,8 +410,16 @@ mod tests {
         let llr = s.llr(&Wdl::default(), &Penta([200, 200, 400, 200, 100]));
         assert!(close(llr, -4.3698, 1e-3), "{llr}");
         assert_eq!(s.state(llr), SprtState::AcceptH0);
-        // no variance yet: no evidence
-        assert_eq!(s.llr(&Wdl::default(), &Penta([0, 0, 7, 0, 0])), 0.0);
+        // no results: no evidence
+        assert_eq!(s.llr(&Wdl::default(), &Penta::default()), 0.0);
+        // seven drawn pairs and nothing else: the empty bins weigh 0.001 each, so
+        // n = 7.004, mean 0.5, variance 2 (0.001 (0.25 + 0.0625)) / 7.004 = 8.9235e-5;
+        // LLR = 7.004 * 0.007195 * (-0.007195) / 1.7847e-4 = -2.0316
+        let llr = s.llr(&Wdl::default(), &Penta([0, 0, 7, 0, 0]));
+        assert!(close(llr, -2.0316, 1e-3), "{llr}");
+        // all pairs won: a long run gives H1 quickly
+        let llr = s.llr(&Wdl::default(), &Penta([0, 0, 0, 0, 3]));
+        assert_eq!(s.state(llr), SprtState::AcceptH1, "{llr}");
     }
 
     #[test]
