@@ -29,9 +29,10 @@ pub enum ProtoChoice {
     Uci,
 }
 
-/// How long `auto` waits for `ucciok` before trying `uci` (a UCI engine that says
-/// "unknown command" ends the wait at once).
-const UCCI_PROBE: Duration = Duration::from_millis(1500);
+/// How long `auto` waits for a first answer to `ucci` before trying `uci`: a UCI engine
+/// that says "unknown command" ends the wait at once, and an engine that answers with
+/// `id` or `option` lines is given the whole start-up timeout to reach `ucciok`.
+const UCCI_PROBE: Duration = Duration::from_millis(3000);
 /// How long an engine that missed its deadline gets to answer `stop` before it is killed.
 const STOP_GRACE: Duration = Duration::from_millis(500);
 /// How long `quit` may take before the process is killed.
@@ -279,8 +280,10 @@ impl EngineProcess {
             } else {
                 deadline
             };
+            // an engine that answers `ucci` with id or option lines gets the full timeout
+            let mut talking = false;
             loop {
-                match self.next_line(wait)? {
+                match self.next_line(if talking { deadline } else { wait })? {
                     None => break,
                     Some((_, line)) => {
                         let w = line.split_whitespace().next().unwrap_or("");
@@ -293,7 +296,12 @@ impl EngineProcess {
                                 found = Some(Proto::Uci);
                                 break;
                             }
-                            "option" => options.push(line.clone()),
+                            "option" => {
+                                options.push(line.clone());
+                                talking = true;
+                            }
+                            "id" => talking = true,
+                            // "Unknown command: 'ucci'": a UCI engine
                             _ if choice == ProtoChoice::Auto
                                 && line.to_ascii_lowercase().contains("unknown") =>
                             {
@@ -330,6 +338,11 @@ impl EngineProcess {
                     Some((_, line)) => match line.split_whitespace().next().unwrap_or("") {
                         "uciok" => {
                             found = Some(Proto::Uci);
+                            break;
+                        }
+                        // a slow UCCI engine answering the first probe after all
+                        "ucciok" if choice == ProtoChoice::Auto => {
+                            found = Some(Proto::Ucci);
                             break;
                         }
                         "option" => options.push(line.clone()),
