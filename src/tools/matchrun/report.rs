@@ -161,7 +161,9 @@ fn signed(x: f64) -> String {
 }
 
 fn plain(x: f64) -> String {
-    if x.is_finite() {
+    if x.is_nan() {
+        "n/a".into()
+    } else if x.is_finite() {
         format!("{x:.1}")
     } else {
         "inf".into()

@@ -120,13 +120,22 @@ pub fn score_from_elo(elo: f64) -> f64 {
 pub struct EloEstimate {
     pub elo: f64,
     /// Half the width of the 95% interval, in Elo (infinite when the score is 0 or 1 at an
-    /// end of the interval).
+    /// end of the interval; NaN while every result is alike, so the spread is unknown).
     pub error: f64,
     pub low: f64,
     pub high: f64,
 }
 
 fn estimate(mean: f64, var: f64, n: f64) -> EloEstimate {
+    if var <= 0.0 {
+        // every result alike (one game pair, or all draws): no spread to measure yet
+        return EloEstimate {
+            elo: elo_from_score(mean),
+            error: f64::NAN,
+            low: f64::NAN,
+            high: f64::NAN,
+        };
+    }
     let se = (var / n).sqrt();
     let low = elo_from_score(mean - Z95 * se);
     let high = elo_from_score(mean + Z95 * se);
@@ -315,6 +324,9 @@ mod tests {
         // 0.543827 -> Elo 30.53
         assert!(close(e.high, 30.53, 0.01), "{e:?}");
         assert!(elo_trinomial(&Wdl::default()).is_none());
+        // all results alike: no interval yet
+        let one_pair = elo_pentanomial(&Penta([0, 1, 0, 0, 0])).unwrap();
+        assert!(one_pair.error.is_nan() && one_pair.elo < 0.0);
     }
 
     #[test]
