@@ -163,10 +163,12 @@ pub fn game_pgn(rec: &GameRecord, ctx: &PgnContext, notation: Notation) -> Strin
         result_text(rec.result)
     );
     s.push('\n');
-    // wrap the movetext before 80 columns (comments may span lines in PGN)
+    // wrap the movetext before 80 columns (comments may span lines in PGN); Chinese
+    // characters take two columns
+    let width = |t: &str| -> usize { t.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum() };
     let mut line = String::new();
     for word in body.split(' ') {
-        if !line.is_empty() && line.chars().count() + word.chars().count() >= 80 {
+        if !line.is_empty() && width(&line) + width(word) >= 80 {
             s.push_str(line.trim_end());
             s.push('\n');
             line.clear();
