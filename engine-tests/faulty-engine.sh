@@ -11,8 +11,9 @@
 #   nomove   answers go with nobestmove (UCCI) or bestmove (none) (UCI)
 #   resign   answers go with bestmove ... resign
 #   replay m1 m2 ...  plays the given moves: on `position ... moves` with k moves it
-#            answers the (k+1)-th word; a word `m+draw` sends `bestmove m draw`, the word
-#            `resign` resigns; past the end it has no move (nobestmove / bestmove (none)).
+#            answers the (k+1)-th word; a word `m@S` first reports `info depth 1 score S`,
+#            a word `m+draw` sends `bestmove m draw`, the word `resign` resigns; past the
+#            end it has no move (nobestmove / bestmove (none)).
 set -f
 mode=${1:-illegal}
 [ $# -gt 0 ] && shift
@@ -39,6 +40,12 @@ replay() {
     i=0
     for w in $script; do
         if [ $i = "$ply" ]; then
+            case $w in
+            *@*)
+                say "info depth 1 score ${w#*@} pv ${w%@*}"
+                w=${w%@*}
+                ;;
+            esac
             case $w in
             resign) say "bestmove a0a1 resign" ;;
             *+draw) say "bestmove ${w%+draw} draw" ;;

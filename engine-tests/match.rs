@@ -326,31 +326,40 @@ fn resignation_is_honoured() {
 
 /// Plays `moves` from `fen` with the scripted engine on both sides; returns the two games.
 fn replay(fen: &str, moves: &str, rules: &str, tag: &str) -> Vec<Row> {
+    replay_with(fen, moves, rules, tag, &[])
+}
+
+fn replay_with(fen: &str, moves: &str, rules: &str, tag: &str, extra: &[&str]) -> Vec<Row> {
     let openings = scratch(&format!("{tag}.epd"));
     let json = scratch(&format!("{tag}.json"));
     std::fs::write(&openings, format!("{fen}\n")).unwrap();
     let engine = faulty(&format!("replay {moves}"));
-    let r = run_match(&[
-        "--engine".into(),
-        engine.clone(),
-        "name=First".into(),
-        "proto=ucci".into(),
-        "--engine".into(),
-        engine,
-        "name=Second".into(),
-        "proto=ucci".into(),
-        "--tc".into(),
-        "depth=1".into(),
-        "--games".into(),
-        "2".into(),
-        "--rules".into(),
-        rules.into(),
-        "--openings".into(),
-        openings.display().to_string(),
-        "--json".into(),
-        json.display().to_string(),
-        "--quiet".into(),
-    ]);
+    let r = run_match(
+        &[
+            "--engine".into(),
+            engine.clone(),
+            "name=First".into(),
+            "proto=ucci".into(),
+            "--engine".into(),
+            engine,
+            "name=Second".into(),
+            "proto=ucci".into(),
+            "--tc".into(),
+            "depth=1".into(),
+            "--games".into(),
+            "2".into(),
+            "--rules".into(),
+            rules.into(),
+            "--openings".into(),
+            openings.display().to_string(),
+            "--json".into(),
+            json.display().to_string(),
+            "--quiet".into(),
+        ]
+        .into_iter()
+        .chain(words(extra))
+        .collect::<Vec<_>>(),
+    );
     assert!(r.ok, "{tag}: {}\n{}", r.stdout, r.stderr);
     let games = rows(&read(&json));
     let _ = std::fs::remove_file(openings);
@@ -446,6 +455,41 @@ fn draw_offers_stand_for_one_move() {
         assert_eq!(
             (g.result.as_str(), g.termination.as_str(), g.plies),
             ("1-0", "illegal-move", 3),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn score_adjudication_needs_both_engines() {
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    // red reports +600 and +700, black -600 and -700: after black's second such score both
+    // agree for two moves each, and black loses at ply 4
+    let line = "h2e2@600 h9g7@-600 h0g2@700 i9h9@-700 b0c2@800";
+    let resign = ["--resign", "score=500", "moves=2"];
+    for g in replay_with(start, line, "cxa", "adj-resign", &resign) {
+        assert_eq!(
+            (g.result.as_str(), g.termination.as_str(), g.plies),
+            ("1-0", "adjudicated-loss", 4),
+            "{g:?}"
+        );
+    }
+    // one side alone is not enough: black only ever says -100
+    let line = "h2e2@600 h9g7@-100 h0g2@700 i9h9@-100";
+    for g in replay_with(start, line, "cxa", "adj-one-sided", &resign) {
+        assert_eq!(
+            (g.termination.as_str(), g.plies),
+            ("illegal-move", 4),
+            "{g:?}"
+        );
+    }
+    // quiet scores: a draw once both sides have two within ±10 and ply 3 is reached
+    let line = "h2e2@0 h9g7@5 h0g2@-5 i9h9@0 b0c2@0";
+    let draw = ["--draw", "score=10", "moves=2", "after=3"];
+    for g in replay_with(start, line, "cxa", "adj-draw", &draw) {
+        assert_eq!(
+            (g.result.as_str(), g.termination.as_str(), g.plies),
+            ("1/2-1/2", "adjudicated-draw", 4),
             "{g:?}"
         );
     }
