@@ -93,6 +93,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Engine-vs-engine matches (UCCI/UCI) judged by the rules: Elo, LOS, SPRT, PGN.
+    Match(Box<chariot::tools::matchrun::args::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -152,6 +154,7 @@ fn main() -> ExitCode {
             hash,
             rules,
         }) => run_go(fen, &moves, depth, movetime, nodes, threads, hash, &rules),
+        Some(Command::Match(args)) => chariot::tools::matchrun::run(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,592 @@
+//! `chariot match` end to end: Chariot against itself at fixed nodes (legal moves, results
+//! the rules confirm, well-formed PGN), a faulty engine that loses every game for the right
+//! reason while the match goes on, the repetition cases of `verdicts.txt` replayed through
+//! the runner by a scripted engine, draw offers, SPRT stops and bad command lines.
+//! The scripted engines are `engine-tests/faulty-engine.sh` (POSIX sh).
+
+use chariot::rules::{GameResult, RuleSet};
+use chariot::tools::judge;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn chariot() -> &'static str {
+    env!("CARGO_BIN_EXE_chariot")
+}
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("engine-tests")
+        .join(name)
+}
+
+fn faulty(args: &str) -> String {
+    format!("cmd=sh {} {args}", data("faulty-engine.sh").display())
+}
+
+/// A scratch file path unique to this test process and `name`.
+fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("chariot-match-{}-{name}", std::process::id()))
+}
+
+struct Run {
+    ok: bool,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_match(args: &[String]) -> Run {
+    let out = Command::new(chariot())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("chariot runs");
+    Run {
+        ok: out.status.success(),
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn words(s: &[&str]) -> Vec<String> {
+    s.iter().map(|w| w.to_string()).collect()
+}
+
+/// One game line of the JSON report.
+#[derive(Debug)]
+struct Row {
+    red: String,
+    black: String,
+    result: String,
+    termination: String,
+    reason: String,
+    plies: usize,
+}
+
+/// The string or number after `"key": ` on a JSON line of the report.
+fn field(line: &str, key: &str) -> String {
+    let pat = format!("\"{key}\": ");
+    let at = line
+        .find(&pat)
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+        + pat.len();
+    let rest = &line[at..];
+    if let Some(r) = rest.strip_prefix('"') {
+        let mut out = String::new();
+        let mut chars = r.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => out.push(chars.next().unwrap_or('\\')),
+                '"' => break,
+                c => out.push(c),
+            }
+        }
+        out
+    } else {
+        rest.chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '-' || *c == '.')
+            .collect()
+    }
+}
+
+fn rows(json: &str) -> Vec<Row> {
+    json.lines()
+        .filter(|l| l.trim_start().starts_with("{\"id\""))
+        .map(|l| Row {
+            red: field(l, "red"),
+            black: field(l, "black"),
+            result: field(l, "result"),
+            termination: field(l, "termination"),
+            reason: field(l, "reason"),
+            plies: field(l, "plies").parse().expect("plies is a number"),
+        })
+        .collect()
+}
+
+fn read(path: &PathBuf) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+const OVER_THE_BOARD: [&str; 7] = [
+    "checkmate",
+    "stalemate",
+    "repetition",
+    "move-limit",
+    "insufficient-material",
+    "resignation",
+    "draw-agreed",
+];
+
+fn pgn_result(r: GameResult) -> &'static str {
+    match r {
+        GameResult::RedWins => "1-0",
+        GameResult::BlackWins => "0-1",
+        GameResult::Draw => "1/2-1/2",
+        GameResult::Ongoing => "*",
+    }
+}
+
+fn tag<'a>(game: &'a str, name: &str) -> Option<&'a str> {
+    let pat = format!("[{name} \"");
+    let at = game.find(&pat)? + pat.len();
+    game[at..].split("\"]").next()
+}
+
+#[test]
+fn chariot_against_chariot_at_fixed_nodes() {
+    let openings = scratch("self.epd");
+    std::fs::write(
+        &openings,
+        "# two openings: moves from the start, and a FEN (black to move) with a move\n\
+         h2e2 h9g7\n\
+         rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1 moves h9g7\n",
+    )
+    .unwrap();
+    let (pgn, json) = (scratch("self.pgn"), scratch("self.json"));
+    let r = run_match(&[
+        "--engine".into(),
+        format!("cmd={}", chariot()),
+        "name=Red-ucci".into(),
+        "proto=ucci".into(),
+        "option.Hash=8".into(),
+        "--engine".into(),
+        format!("cmd={}", chariot()),
+        "name=Blue-uci".into(),
+        "proto=uci".into(),
+        "option.Hash=8".into(),
+        "--tc".into(),
+        "nodes=2000".into(),
+        "--games".into(),
+        "4".into(),
+        "--concurrency".into(),
+        "2".into(),
+        "--openings".into(),
+        openings.display().to_string(),
+        "--pgn".into(),
+        pgn.display().to_string(),
+        "--json".into(),
+        json.display().to_string(),
+    ]);
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("4 of 4 games played"), "{}", r.stdout);
+    let json = read(&json);
+    let games = rows(&json);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert!(
+            OVER_THE_BOARD.contains(&g.termination.as_str()),
+            "a fault in Chariot vs Chariot: {g:?}"
+        );
+        assert!(g.plies > 1, "{g:?}");
+    }
+    // pairs swap colours
+    assert_eq!(
+        (games[0].red.as_str(), games[1].red.as_str()),
+        ("Red-ucci", "Blue-uci")
+    );
+    assert_eq!(games[0].red, games[1].black);
+    assert!(
+        json.contains("\"faults\": {\"Red-ucci\": {}, \"Blue-uci\": {}}"),
+        "{json}"
+    );
+
+    // the PGN: four games, each with the tags and moves the rules confirm
+    let text = read(&pgn);
+    let chunks: Vec<&str> = text
+        .split("[Game \"Chinese Chess\"]")
+        .filter(|c| !c.trim().is_empty())
+        .collect();
+    assert_eq!(chunks.len(), 4);
+    for (i, game) in chunks.iter().enumerate() {
+        for t in [
+            "Event",
+            "Date",
+            "Round",
+            "Red",
+            "Black",
+            "Result",
+            "Opening",
+            "Termination",
+        ] {
+            assert!(tag(game, t).is_some(), "game {}: no {t} tag", i + 1);
+        }
+        assert_eq!(tag(game, "Format"), Some("ICCS"));
+        assert_eq!(tag(game, "TimeControl"), Some("nodes=2000"));
+        assert_eq!(tag(game, "Rules"), Some("cxa"));
+        // games are written as they finish; Round is "<round>.<game number>"
+        let id: usize = tag(game, "Round")
+            .and_then(|r| r.split('.').nth(1))
+            .and_then(|n| n.parse().ok())
+            .expect("Round tag 1.<game>");
+        let row = &games[id - 1];
+        assert_eq!(tag(game, "Red"), Some(row.red.as_str()));
+        assert_eq!(tag(game, "Result"), Some(row.result.as_str()));
+        assert_eq!(tag(game, "PlyCount"), Some(row.plies.to_string().as_str()));
+        // the second opening (games 3 and 4) starts from a FEN
+        assert_eq!(tag(game, "FEN").is_some(), id >= 3, "game {id}");
+        let parsed = judge::parse_pgn(game).expect("the PGN reads back");
+        assert_eq!(parsed.moves.len(), row.plies, "game {id}");
+        // every move legal (judge refuses an illegal one), and the verdict of the rules
+        // is the game's result where the rules ended it
+        let j = judge::judge(&parsed, RuleSet::Cxa).unwrap_or_else(|e| panic!("game {id}: {e}"));
+        assert_eq!(j.ignored, 0, "game {id} went on after it had ended");
+        if row.termination == "resignation" || row.termination == "draw-agreed" {
+            assert_eq!(j.verdict.result, GameResult::Ongoing, "game {id}");
+        } else {
+            assert_eq!(pgn_result(j.verdict.result), row.result, "game {id}");
+            assert_eq!(j.ply, row.plies, "game {id}");
+        }
+    }
+    for p in [openings, pgn] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Chariot against a faulty engine in one mode: both games (one per colour) must go to
+/// Chariot with `termination`, and each reason must contain `why`.
+fn faulty_match(mode: &str, faulty_tc: &str, termination: &str, why: &str) {
+    let json = scratch(&format!("faulty-{mode}.json"));
+    let r = run_match(&[
+        "--engine".into(),
+        format!("cmd={}", chariot()),
+        "name=Chariot".into(),
+        "--engine".into(),
+        faulty(mode),
+        "name=Faulty".into(),
+        format!("tc={faulty_tc}"),
+        "--tc".into(),
+        "nodes=2000".into(),
+        "--games".into(),
+        "2".into(),
+        "--timeout".into(),
+        "1".into(),
+        "--json".into(),
+        json.display().to_string(),
+    ]);
+    assert!(r.ok, "{mode}: {}\n{}", r.stdout, r.stderr);
+    let games = rows(&read(&json));
+    assert_eq!(
+        games.len(),
+        2,
+        "{mode}: the match must go on after the first fault"
+    );
+    for g in &games {
+        let chariot_won = (g.red == "Chariot" && g.result == "1-0")
+            || (g.black == "Chariot" && g.result == "0-1");
+        assert!(chariot_won, "{mode}: {g:?}");
+        assert_eq!(g.termination, termination, "{mode}: {g:?}");
+        assert!(g.reason.contains(why), "{mode}: {g:?}");
+        assert!(g.reason.contains("(Faulty)"), "{mode}: {g:?}");
+    }
+    let stdout = &r.stdout;
+    assert!(
+        stdout.contains("Losses by fault, Chariot: none"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_file(json);
+}
+
+#[test]
+fn illegal_move_loses() {
+    faulty_match("illegal", "nodes=1", "illegal-move", "illegal move 'i9i0'");
+}
+
+#[test]
+fn crash_loses_and_the_engine_is_restarted() {
+    // the second game needs a new process: it too gets as far as a move before crashing
+    faulty_match("crash", "nodes=1", "crash", "exited with status 3");
+}
+
+#[test]
+fn hang_loses_and_is_killed() {
+    faulty_match("hang", "nodes=1", "no-answer", "did not answer at ply");
+}
+
+#[test]
+fn silence_loses_at_start_up() {
+    faulty_match("silent", "nodes=1", "no-answer", "at start-up");
+}
+
+#[test]
+fn no_move_loses() {
+    faulty_match("nomove", "nodes=1", "illegal-move", "gave no move");
+}
+
+#[test]
+fn slow_engine_loses_on_time() {
+    // 0.3 s for the game against a 2 s sleep: a forfeit by any measure
+    faulty_match("slow", "0.3", "time-forfeit", "lost on time");
+}
+
+#[test]
+fn resignation_is_honoured() {
+    faulty_match("resign", "nodes=1", "resignation", "resigns");
+}
+
+/// Plays `moves` from `fen` with the scripted engine on both sides; returns the two games.
+fn replay(fen: &str, moves: &str, rules: &str, tag: &str) -> Vec<Row> {
+    replay_with(fen, moves, rules, tag, &[])
+}
+
+fn replay_with(fen: &str, moves: &str, rules: &str, tag: &str, extra: &[&str]) -> Vec<Row> {
+    let openings = scratch(&format!("{tag}.epd"));
+    let json = scratch(&format!("{tag}.json"));
+    std::fs::write(&openings, format!("{fen}\n")).unwrap();
+    let engine = faulty(&format!("replay {moves}"));
+    let r = run_match(
+        &[
+            "--engine".into(),
+            engine.clone(),
+            "name=First".into(),
+            "proto=ucci".into(),
+            "--engine".into(),
+            engine,
+            "name=Second".into(),
+            "proto=ucci".into(),
+            "--tc".into(),
+            "depth=1".into(),
+            "--games".into(),
+            "2".into(),
+            "--rules".into(),
+            rules.into(),
+            "--openings".into(),
+            openings.display().to_string(),
+            "--json".into(),
+            json.display().to_string(),
+            "--quiet".into(),
+        ]
+        .into_iter()
+        .chain(words(extra))
+        .collect::<Vec<_>>(),
+    );
+    assert!(r.ok, "{tag}: {}\n{}", r.stdout, r.stderr);
+    let games = rows(&read(&json));
+    let _ = std::fs::remove_file(openings);
+    let _ = std::fs::remove_file(json);
+    games
+}
+
+#[test]
+fn verdict_cases_end_the_same_way_through_the_runner() {
+    let text = read(&data("verdicts.txt"));
+    let mut cases = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = l.split('|').map(str::trim).collect();
+        for item in f[3].split_whitespace() {
+            let (rules, want) = item.split_once('=').expect("rules=result");
+            cases.push((
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].to_string(),
+                rules.to_string(),
+                want.to_string(),
+            ));
+        }
+    }
+    assert!(cases.len() >= 90, "only {} cases", cases.len());
+    let failures = std::sync::Mutex::new(Vec::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((id, fen, moves, rules, want)) = cases.get(i) else {
+                        break;
+                    };
+                    let n = moves.split_whitespace().count();
+                    let games = replay(fen, moves, rules, &format!("{id}-{rules}"));
+                    for g in &games {
+                        let ok = if want == "ongoing" {
+                            // not over after the last move: the side to move then has no
+                            // move to give and loses by that fault, one ply later
+                            g.termination == "illegal-move" && g.plies == n
+                        } else {
+                            let result = match want.as_str() {
+                                "red" => "1-0",
+                                "black" => "0-1",
+                                _ => "1/2-1/2",
+                            };
+                            g.result == result
+                                && OVER_THE_BOARD.contains(&g.termination.as_str())
+                                && g.plies == n
+                        };
+                        if !ok {
+                            failures.lock().unwrap().push(format!(
+                                "{id} {rules}: want {want} after {n} plies, got {g:?}"
+                            ));
+                        }
+                    }
+                    if games.len() != 2 {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{id} {rules}: {} games", games.len()));
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn draw_offers_stand_for_one_move() {
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    // red offers with its move, black accepts with its answer: drawn, black's move unplayed
+    let games = replay(start, "h2e2+draw h9g7+draw", "cxa", "draw-accepted");
+    for g in &games {
+        assert_eq!(
+            (g.result.as_str(), g.termination.as_str(), g.plies),
+            ("1/2-1/2", "draw-agreed", 1),
+            "{g:?}"
+        );
+    }
+    // declined: the game goes on, and a later draw word is only an offer
+    let games = replay(start, "h2e2+draw h9g7 h0g2+draw", "cxa", "draw-declined");
+    for g in &games {
+        // black has no fourth move: it loses by that fault at ply 4
+        assert_eq!(
+            (g.result.as_str(), g.termination.as_str(), g.plies),
+            ("1-0", "illegal-move", 3),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn score_adjudication_needs_both_engines() {
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    // red reports +600 and +700, black -600 and -700: after black's second such score both
+    // agree for two moves each, and black loses at ply 4
+    let line = "h2e2@600 h9g7@-600 h0g2@700 i9h9@-700 b0c2@800";
+    let resign = ["--resign", "score=500", "moves=2"];
+    for g in replay_with(start, line, "cxa", "adj-resign", &resign) {
+        assert_eq!(
+            (g.result.as_str(), g.termination.as_str(), g.plies),
+            ("1-0", "adjudicated-loss", 4),
+            "{g:?}"
+        );
+    }
+    // one side alone is not enough: black only ever says -100
+    let line = "h2e2@600 h9g7@-100 h0g2@700 i9h9@-100";
+    for g in replay_with(start, line, "cxa", "adj-one-sided", &resign) {
+        assert_eq!(
+            (g.termination.as_str(), g.plies),
+            ("illegal-move", 4),
+            "{g:?}"
+        );
+    }
+    // quiet scores: a draw once both sides have two within ±10 and ply 3 is reached
+    let line = "h2e2@0 h9g7@5 h0g2@-5 i9h9@0 b0c2@0";
+    let draw = ["--draw", "score=10", "moves=2", "after=3"];
+    for g in replay_with(start, line, "cxa", "adj-draw", &draw) {
+        assert_eq!(
+            (g.result.as_str(), g.termination.as_str(), g.plies),
+            ("1/2-1/2", "adjudicated-draw", 4),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match() {
+    let json = scratch("sprt.json");
+    let r = run_match(&[
+        "--engine".into(),
+        format!("cmd={}", chariot()),
+        "name=Chariot".into(),
+        "--engine".into(),
+        faulty("illegal"),
+        "--tc".into(),
+        "nodes=500".into(),
+        "--games".into(),
+        "200".into(),
+        "--sprt".into(),
+        "elo0=0".into(),
+        "elo1=10".into(),
+        "alpha=0.05".into(),
+        "beta=0.05".into(),
+        "--json".into(),
+        json.display().to_string(),
+    ]);
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    let json = read(&json);
+    let played: usize = json
+        .lines()
+        .find(|l| l.contains("\"games_played\""))
+        .map(|l| field(l, "games_played").parse().unwrap())
+        .unwrap();
+    assert!(played < 200, "{played}");
+    assert!(json.contains("\"state\": \"H1\""), "{json}");
+    assert!(
+        r.stdout.contains("stopped: SPRT accepted H1"),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_file(scratch("sprt.json"));
+}
+
+#[test]
+fn bad_command_lines_get_one_line_errors() {
+    let chariot_engine = format!("cmd={}", chariot());
+    let two = |rest: &[&str]| -> Vec<String> {
+        let mut v = words(&["--engine", &chariot_engine, "--engine", &chariot_engine]);
+        v.extend(words(rest));
+        v
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            words(&["--engine", &chariot_engine, "--tc", "nodes=10"]),
+            "at least twice",
+        ),
+        (two(&["--tc", "fast"]), "time control"),
+        (two(&[]), "no time control"),
+        (two(&["--tc", "nodes=10", "--games", "3"]), "even"),
+        (
+            words(&[
+                "--engine",
+                "cmd=/no/such/engine",
+                "--engine",
+                "cmd=/no/such/engine",
+                "--tc",
+                "nodes=10",
+            ]),
+            "cannot run",
+        ),
+        (
+            two(&["--tc", "nodes=10", "--openings", "/no/such/file"]),
+            "cannot read openings",
+        ),
+        (
+            two(&["--tc", "nodes=10", "--sprt", "elo0=5", "elo1=0"]),
+            "elo0",
+        ),
+        (two(&["--tc", "nodes=10", "--rules", "fide"]), "rule set"),
+        (
+            two(&["--tc", "nodes=10", "--resign", "score=0"]),
+            "--resign",
+        ),
+        (
+            two(&["--engine", "cmd=x", "speed=3", "--tc", "nodes=10"]),
+            "unknown key",
+        ),
+    ];
+    for (args, want) in cases {
+        let r = run_match(&args);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            lines[0].starts_with("error: ") && lines[0].contains(want),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}

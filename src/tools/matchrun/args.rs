@@ -1,0 +1,509 @@
+//! The `chariot match` command line: clap reads the words, this file checks them and
+//! turns them into a [`MatchConfig`], with one-line errors for anything wrong.
+
+use super::engine::{EngineSpec, ProtoChoice, split_command};
+use super::game::{DrawRule, ResignRule};
+use super::openings::Order;
+use super::pgn::Notation;
+use super::stats::{Sprt, SprtModel};
+use super::tc::TimeControl;
+use crate::rules::RuleSet;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU8;
+use std::time::Duration;
+
+/// The words of `chariot match`, with the `--engine` words grouped by occurrence.
+#[derive(Debug)]
+pub struct MatchArgs {
+    pub raw: RawArgs,
+    /// The words of each `--engine`, in order.
+    pub engine_groups: Vec<Vec<String>>,
+}
+
+impl clap::FromArgMatches for MatchArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let raw = RawArgs::from_arg_matches(m)?;
+        let engine_groups = m
+            .get_occurrences::<String>("engine")
+            .map(|occ| occ.map(|g| g.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(MatchArgs { raw, engine_groups })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for MatchArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        RawArgs::augment_args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        RawArgs::augment_args_for_update(cmd)
+    }
+}
+
+/// The options as clap reads them (`engine` flattened; see [`MatchArgs`]).
+#[derive(clap::Args, Debug)]
+pub struct RawArgs {
+    /// An engine: cmd=<path or command> [name=<n>] [proto=auto|ucci|uci] [dir=<cwd>]
+    /// [option.<Name>=<v>]... [tc=<tc>] [margin=<ms>]. Give it twice or more (more than two:
+    /// a round robin).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    pub engine: Vec<String>,
+    /// Keys applied to every engine before its own (e.g. option.Hash=16 tc=10+0.1).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Games per pair of engines and round: each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Times the whole schedule is played (new openings each round).
+    #[arg(long, default_value_t = 1)]
+    pub rounds: usize,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Time control: <base>+<inc> (seconds), <moves>/<base>[:<moves>/<base>...],
+    /// st=<sec per move>, nodes=<N>, depth=<D>.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Milliseconds an engine may go over its clock before it loses on time.
+    #[arg(long, default_value_t = 50)]
+    pub margin: u64,
+    /// Seconds to wait for an engine with no clock (nodes, depth), for start-up and for
+    /// `isready`; an engine that misses it loses and is killed.
+    #[arg(long, default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Openings: EPD/FEN lines, FEN + ICCS moves, or ICCS move lines.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Openings from Chariot's book: a file written by `chariot book export` (EPD lines).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+    /// Order of the openings: sequential or random.
+    #[arg(long, default_value = "sequential")]
+    pub order: String,
+    /// Seed for the random order (default: from the clock, printed in the report).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Rule set for adjudication: cxa or axf.
+    #[arg(long, default_value = "cxa")]
+    pub rules: String,
+    /// Score adjudication of a loss: score=<cp> moves=<n>.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Option<Vec<String>>,
+    /// Score adjudication of a draw: score=<cp> moves=<n> after=<ply>.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Option<Vec<String>>,
+    /// SPRT: elo0=<a> elo1=<b> alpha=<x> beta=<y> [model=pentanomial|trinomial].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Write every game to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// PGN move text: iccs, chinese or wxf.
+    #[arg(long, default_value = "iccs")]
+    pub notation: String,
+    /// Write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Log every line sent to and read from the engines to this file.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Event name for the PGN.
+    #[arg(long, default_value = "Chariot match")]
+    pub event: String,
+    /// No progress line after each game.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Where the openings come from.
+#[derive(Debug, Clone)]
+pub enum OpeningSource {
+    StartPosition,
+    File(PathBuf),
+    BookExport(PathBuf),
+}
+
+/// A checked match set-up.
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub games: usize,
+    pub rounds: usize,
+    pub concurrency: usize,
+    pub timeout: Duration,
+    pub openings: OpeningSource,
+    pub order: Order,
+    pub seed: u64,
+    pub seed_given: bool,
+    pub rules: RuleSet,
+    pub resign: Option<ResignRule>,
+    pub draw: Option<DrawRule>,
+    pub sprt: Option<Sprt>,
+    pub pgn: Option<PathBuf>,
+    pub notation: Notation,
+    pub json: Option<PathBuf>,
+    pub log: Option<PathBuf>,
+    pub event: String,
+    pub quiet: bool,
+}
+
+fn key_values<'a>(
+    words: &'a [String],
+    what: &str,
+    keys: &[&str],
+) -> Result<Vec<(&'a str, &'a str)>, String> {
+    let mut out = Vec::new();
+    for w in words {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| format!("{what}: '{w}' is not KEY=VALUE"))?;
+        if !keys.contains(&k) {
+            return Err(format!(
+                "{what}: unknown key '{k}' (known: {})",
+                keys.join(", ")
+            ));
+        }
+        out.push((k, v));
+    }
+    Ok(out)
+}
+
+fn number<T: std::str::FromStr>(what: &str, key: &str, v: &str) -> Result<T, String> {
+    v.trim()
+        .parse()
+        .map_err(|_| format!("{what}: {key}='{v}' is not a valid number"))
+}
+
+/// A readable default name: the program's file name, or for an interpreter (`sh x.sh`) the
+/// script's.
+fn default_name(program: &str, args: &[String]) -> String {
+    let base = |p: &str| {
+        std::path::Path::new(p)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| p.to_string())
+    };
+    let prog = base(program);
+    let interpreters = ["sh", "bash", "dash", "env", "python", "python3", "wine"];
+    if interpreters.contains(&prog.as_str())
+        && let Some(script) = args.iter().find(|a| !a.starts_with('-'))
+    {
+        return base(script);
+    }
+    prog
+}
+
+fn engine_spec(
+    words: &[String],
+    each: &[String],
+    index: usize,
+    global_tc: Option<&TimeControl>,
+    global_margin: Duration,
+) -> Result<EngineSpec, String> {
+    let what = format!("--engine {}", index + 1);
+    let mut cmd = None;
+    let mut name = None;
+    let mut proto = ProtoChoice::Auto;
+    let mut dir = None;
+    let mut options: Vec<(String, String)> = Vec::new();
+    let mut tc = global_tc.cloned();
+    let mut margin = global_margin;
+    for w in each.iter().chain(words) {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| format!("{what}: '{w}' is not KEY=VALUE (e.g. cmd=./chariot)"))?;
+        match k {
+            "cmd" => cmd = Some(v.to_string()),
+            "name" => {
+                if v.trim().is_empty() {
+                    return Err(format!("{what}: empty name"));
+                }
+                name = Some(v.trim().to_string());
+            }
+            "proto" => {
+                proto = match v.to_ascii_lowercase().as_str() {
+                    "auto" => ProtoChoice::Auto,
+                    "ucci" => ProtoChoice::Ucci,
+                    "uci" => ProtoChoice::Uci,
+                    _ => return Err(format!("{what}: proto '{v}' is not auto, ucci or uci")),
+                }
+            }
+            "dir" => {
+                let d = PathBuf::from(v);
+                if !d.is_dir() {
+                    return Err(format!("{what}: dir '{v}' is not a directory"));
+                }
+                dir = Some(d);
+            }
+            "tc" => tc = Some(TimeControl::parse(v).map_err(|e| format!("{what}: {e}"))?),
+            "margin" => margin = Duration::from_millis(number(&what, k, v)?),
+            _ => match k.strip_prefix("option.") {
+                Some(opt) if !opt.trim().is_empty() => {
+                    options.retain(|(n, _)| n != opt);
+                    options.push((opt.to_string(), v.to_string()));
+                }
+                _ => {
+                    return Err(format!(
+                        "{what}: unknown key '{k}' (cmd, name, proto, dir, option.<Name>, tc, margin)"
+                    ));
+                }
+            },
+        }
+    }
+    let cmd = cmd.ok_or_else(|| format!("{what}: cmd=<path or command> is missing"))?;
+    // a path with spaces that names a file is one word; otherwise split like a shell
+    let words = if std::path::Path::new(&cmd).is_file() {
+        vec![cmd.clone()]
+    } else {
+        split_command(&cmd).map_err(|e| format!("{what}: {e}"))?
+    };
+    let tc = tc.ok_or_else(|| {
+        format!("{what}: no time control (give --tc, or tc=... for every engine)")
+    })?;
+    let program = words[0].clone();
+    let args = words[1..].to_vec();
+    Ok(EngineSpec {
+        name: name.unwrap_or_else(|| default_name(&program, &args)),
+        program,
+        args,
+        dir,
+        proto,
+        options,
+        tc,
+        margin,
+        detected: AtomicU8::new(0),
+    })
+}
+
+impl MatchConfig {
+    pub fn from_args(args: MatchArgs) -> Result<MatchConfig, String> {
+        let groups = args.engine_groups;
+        let a = args.raw;
+        if groups.len() < 2 {
+            return Err(format!(
+                "give --engine at least twice (got {})",
+                groups.len()
+            ));
+        }
+        let tc = a.tc.as_deref().map(TimeControl::parse).transpose()?;
+        let margin = Duration::from_millis(a.margin);
+        let mut engines = Vec::new();
+        for (i, words) in groups.iter().enumerate() {
+            engines.push(engine_spec(words, &a.each, i, tc.as_ref(), margin)?);
+        }
+        // names must tell the engines apart
+        for i in 0..engines.len() {
+            let clash = (0..i).any(|j| engines[j].name == engines[i].name);
+            if clash {
+                let base = engines[i].name.clone();
+                let mut k = 2;
+                while engines.iter().any(|e| e.name == format!("{base}-{k}")) {
+                    k += 1;
+                }
+                engines[i].name = format!("{base}-{k}");
+            }
+        }
+        if a.games == 0 || !a.games.is_multiple_of(2) {
+            return Err(format!(
+                "--games {} must be even and above 0: each opening is played twice, colours swapped",
+                a.games
+            ));
+        }
+        if a.rounds == 0 {
+            return Err("--rounds must be at least 1".into());
+        }
+        if a.concurrency == 0 || a.concurrency > 256 {
+            return Err(format!(
+                "--concurrency {} is not from 1 to 256",
+                a.concurrency
+            ));
+        }
+        if !a.timeout.is_finite() || !(0.01..=86_400.0).contains(&a.timeout) {
+            return Err(format!(
+                "--timeout {} is not from 0.01 to 86400 seconds",
+                a.timeout
+            ));
+        }
+        let openings = match (a.openings, a.book) {
+            (Some(_), Some(_)) => return Err("give either --openings or --book, not both".into()),
+            (Some(f), None) => OpeningSource::File(f),
+            (None, Some(f)) => OpeningSource::BookExport(f),
+            (None, None) => OpeningSource::StartPosition,
+        };
+        let order = match a.order.to_ascii_lowercase().as_str() {
+            "sequential" | "seq" => Order::Sequential,
+            "random" => Order::Random,
+            o => return Err(format!("--order '{o}' is not sequential or random")),
+        };
+        let seed_given = a.seed.is_some();
+        let seed = a.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        });
+        let rules: RuleSet = a.rules.parse()?;
+        let resign = match a.resign {
+            None => None,
+            Some(words) => {
+                let kv = key_values(&words, "--resign", &["score", "moves"])?;
+                let mut r = ResignRule { score: 0, moves: 0 };
+                let mut got = (false, false);
+                for (k, v) in kv {
+                    match k {
+                        "score" => (r.score, got.0) = (number("--resign", k, v)?, true),
+                        _ => (r.moves, got.1) = (number("--resign", k, v)?, true),
+                    }
+                }
+                if !(got.0 && got.1) || r.score <= 0 || r.moves == 0 {
+                    return Err("--resign needs score=<cp above 0> and moves=<n above 0>".into());
+                }
+                Some(r)
+            }
+        };
+        let draw = match a.draw {
+            None => None,
+            Some(words) => {
+                let kv = key_values(&words, "--draw", &["score", "moves", "after"])?;
+                let mut d = DrawRule {
+                    score: -1,
+                    moves: 0,
+                    after: 0,
+                };
+                for (k, v) in kv {
+                    match k {
+                        "score" => d.score = number("--draw", k, v)?,
+                        "moves" => d.moves = number("--draw", k, v)?,
+                        _ => d.after = number("--draw", k, v)?,
+                    }
+                }
+                if d.score < 0 || d.moves == 0 {
+                    return Err(
+                        "--draw needs score=<cp, 0 or more> and moves=<n above 0> (after=<ply> is optional)"
+                            .into(),
+                    );
+                }
+                Some(d)
+            }
+        };
+        let sprt = match a.sprt {
+            None => None,
+            Some(words) => {
+                if engines.len() != 2 {
+                    return Err("--sprt needs exactly two engines".into());
+                }
+                let kv = key_values(
+                    &words,
+                    "--sprt",
+                    &["elo0", "elo1", "alpha", "beta", "model"],
+                )?;
+                let mut s = Sprt {
+                    elo0: f64::NAN,
+                    elo1: f64::NAN,
+                    alpha: 0.05,
+                    beta: 0.05,
+                    model: SprtModel::Pentanomial,
+                };
+                for (k, v) in kv {
+                    match k {
+                        "elo0" => s.elo0 = number("--sprt", k, v)?,
+                        "elo1" => s.elo1 = number("--sprt", k, v)?,
+                        "alpha" => s.alpha = number("--sprt", k, v)?,
+                        "beta" => s.beta = number("--sprt", k, v)?,
+                        _ => {
+                            s.model = match v.to_ascii_lowercase().as_str() {
+                                "pentanomial" => SprtModel::Pentanomial,
+                                "trinomial" => SprtModel::Trinomial,
+                                _ => {
+                                    return Err(format!(
+                                        "--sprt: model '{v}' is not pentanomial or trinomial"
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+                if !(s.elo0.is_finite() && s.elo1.is_finite()) || s.elo0 >= s.elo1 {
+                    return Err("--sprt needs elo0=<a> elo1=<b> with a < b".into());
+                }
+                if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
+                    return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
+                }
+                Some(s)
+            }
+        };
+        let notation = Notation::parse(&a.notation)?;
+        Ok(MatchConfig {
+            engines,
+            games: a.games,
+            rounds: a.rounds,
+            concurrency: a.concurrency,
+            timeout: Duration::from_secs_f64(a.timeout),
+            openings,
+            order,
+            seed,
+            seed_given,
+            rules,
+            resign,
+            draw,
+            sprt,
+            pgn: a.pgn,
+            notation,
+            json: a.json,
+            log: a.log,
+            event: a.event,
+            quiet: a.quiet,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(words: &[&str]) -> Result<EngineSpec, String> {
+        let w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+        engine_spec(
+            &w,
+            &[],
+            0,
+            Some(&TimeControl::Nodes(100)),
+            Duration::from_millis(50),
+        )
+    }
+
+    #[test]
+    fn engine_keys() {
+        let e = spec(&[
+            "cmd=sh engine-tests/faulty-engine.sh crash",
+            "proto=ucci",
+            "option.Hash=16",
+            "option.Hash=32",
+            "tc=depth=3",
+            "margin=10",
+        ])
+        .unwrap();
+        assert_eq!(e.program, "sh");
+        assert_eq!(e.args, ["engine-tests/faulty-engine.sh", "crash"]);
+        assert_eq!(e.name, "faulty-engine");
+        assert_eq!(e.proto, ProtoChoice::Ucci);
+        assert_eq!(e.options, [("Hash".to_string(), "32".to_string())]);
+        assert_eq!(e.tc, TimeControl::Depth(3));
+        assert_eq!(e.margin, Duration::from_millis(10));
+        assert!(spec(&["name=x"]).unwrap_err().contains("cmd="));
+        assert!(
+            spec(&["cmd=x", "speed=9"])
+                .unwrap_err()
+                .contains("unknown key")
+        );
+        assert!(spec(&["cmd=x", "proto=xboard"]).is_err());
+        assert!(spec(&["cmd=x", "tc=fast"]).is_err());
+        assert!(spec(&["cmd=x", "dir=/no/such/dir"]).is_err());
+        assert!(spec(&["cmd"]).is_err());
+    }
+}

@@ -1,0 +1,292 @@
+//! `chariot match`: engine-vs-engine matches with Xiangqi's own rules. Engines are child
+//! processes spoken to in UCCI or UCI; every game is judged move by move with `rules`
+//! (mate, stalemate, perpetual check and chase verdicts, the move limit, bare material).
+//! Openings are played in pairs with colours swapped; results give Elo with error bars,
+//! LOS, pentanomial counts and an SPRT that can stop the match early.
+//!
+//! Files: `args` (command line), `engine` (process and protocol), `tc` (time controls and
+//! clocks), `openings`, `game` (the game loop and adjudication), `pgn`, `stats` (Elo, LOS,
+//! SPRT), `report` (progress line, text report, JSON).
+
+pub mod args;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod report;
+pub mod stats;
+pub mod tc;
+
+use args::{MatchArgs, MatchConfig, OpeningSource};
+use engine::{EngineProcess, Log};
+use game::{Fatal, GameConfig, GameRecord, GameSetup};
+use openings::Opening;
+use report::{ReportInfo, Tally};
+use stats::SprtState;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+
+/// The games of the match in the order they are handed out: for each round, each pair of
+/// engines, each opening: the two games of the pair (colours swapped) one after the other.
+/// Every pairing of a round uses the same openings.
+pub fn schedule(
+    engines: usize,
+    games: usize,
+    rounds: usize,
+    openings: &[Arc<Opening>],
+) -> Vec<GameSetup> {
+    let mut out = Vec::new();
+    let per_pair = games / 2;
+    let mut pair_id = 0;
+    for round in 0..rounds {
+        for a in 0..engines {
+            for b in a + 1..engines {
+                for g in 0..per_pair {
+                    let opening = &openings[(round * per_pair + g) % openings.len()];
+                    pair_id += 1;
+                    for engines in [[a, b], [b, a]] {
+                        out.push(GameSetup {
+                            id: out.len() + 1,
+                            round: round + 1,
+                            pair: pair_id,
+                            opening: Arc::clone(opening),
+                            engines,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+enum Msg {
+    Done(Box<GameRecord>),
+    Fatal(String),
+}
+
+/// Runs the match the command line describes; the report goes to stdout, the progress
+/// lines to stderr.
+pub fn run(args: MatchArgs) -> Result<(), String> {
+    let cfg = MatchConfig::from_args(args)?;
+    let openings: Vec<Opening> = match &cfg.openings {
+        OpeningSource::StartPosition => vec![Opening::startpos()],
+        OpeningSource::File(p) => openings::read_file(p, cfg.rules)?,
+        OpeningSource::BookExport(p) => openings::from_book_export(p, cfg.rules)?,
+    };
+    let opening_text = match &cfg.openings {
+        OpeningSource::StartPosition => "the start position".to_string(),
+        OpeningSource::File(p) => format!("{} ({} lines", p.display(), openings.len()),
+        OpeningSource::BookExport(p) => format!("book {} ({} lines", p.display(), openings.len()),
+    };
+    let opening_text = if matches!(cfg.openings, OpeningSource::StartPosition) {
+        opening_text
+    } else {
+        format!(
+            "{opening_text}, {})",
+            match cfg.order {
+                openings::Order::Sequential => "in order",
+                openings::Order::Random => "shuffled",
+            }
+        )
+    };
+    let openings: Vec<Arc<Opening>> = openings::arrange(openings, cfg.order, cfg.seed)
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let jobs = schedule(cfg.engines.len(), cfg.games, cfg.rounds, &openings);
+    let total = jobs.len();
+
+    let mut pgn_out = match &cfg.pgn {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    if let Some(p) = &cfg.json {
+        // fail now rather than after the match
+        std::fs::write(p, "").map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    let log = match &cfg.log {
+        Some(p) => Some(Arc::new(Log::new(Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        ))))),
+        None => None,
+    };
+    let game_cfg = GameConfig {
+        rules: cfg.rules,
+        timeout: cfg.timeout,
+        resign: cfg.resign,
+        draw: cfg.draw,
+        log: log.clone(),
+    };
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally::new(names.clone());
+    let date = pgn::today();
+    let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<_>>());
+    let abort = AtomicBool::new(false);
+    let (tx, rx) = channel::<Msg>();
+    let mut stopped: Option<String> = None;
+    let mut fatal: Option<String> = None;
+    let rules_text = cfg.rules.to_string();
+
+    std::thread::scope(|scope| {
+        for w in 0..cfg.concurrency.min(total.max(1)) {
+            let tx = tx.clone();
+            let (queue, abort, specs, game_cfg) = (&queue, &abort, &cfg.engines, &game_cfg);
+            std::thread::Builder::new()
+                .name(format!("match worker {w}"))
+                .spawn_scoped(scope, move || {
+                    let mut slots: Vec<Option<EngineProcess>> =
+                        (0..specs.len()).map(|_| None).collect();
+                    loop {
+                        if abort.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let job = match queue.lock() {
+                            Ok(mut q) => q.pop_front(),
+                            Err(_) => None,
+                        };
+                        let Some(job) = job else { break };
+                        match game::play(&job, specs, &mut slots, game_cfg, abort) {
+                            Ok(Some(rec)) => {
+                                if tx.send(Msg::Done(Box::new(rec))).is_err() {
+                                    break;
+                                }
+                            }
+                            Ok(None) => break,
+                            Err(Fatal(msg)) => {
+                                let _ = tx.send(Msg::Fatal(msg));
+                                break;
+                            }
+                        }
+                    }
+                    for e in slots.into_iter().flatten() {
+                        e.quit();
+                    }
+                })
+                .expect("a worker thread starts");
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Msg::Fatal(m) => {
+                    fatal.get_or_insert(m);
+                    abort.store(true, Ordering::Relaxed);
+                }
+                Msg::Done(rec) => {
+                    if abort.load(Ordering::Relaxed) && fatal.is_some() {
+                        continue;
+                    }
+                    let pi = tally.add(&rec);
+                    if let Some(out) = pgn_out.as_mut() {
+                        let [r, b] = rec.setup.engines;
+                        let ctx = pgn::PgnContext {
+                            event: &cfg.event,
+                            date: &date,
+                            red: &names[r],
+                            black: &names[b],
+                            time_control: if cfg.engines[r].tc == cfg.engines[b].tc {
+                                cfg.engines[r].tc.to_string()
+                            } else {
+                                format!("{} / {}", cfg.engines[r].tc, cfg.engines[b].tc)
+                            },
+                            rules: &rules_text,
+                        };
+                        let text = pgn::game_pgn(&rec, &ctx, cfg.notation);
+                        if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                            fatal.get_or_insert(format!("cannot write the PGN: {e}"));
+                            abort.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    if !cfg.quiet {
+                        eprintln!(
+                            "{}",
+                            report::progress_line(&tally, &rec, pi, total, cfg.sprt.as_ref())
+                        );
+                    }
+                    if let Some(sprt) = &cfg.sprt
+                        && stopped.is_none()
+                    {
+                        let (llr, state) = report::sprt_status(sprt, &tally.pairs[0]);
+                        if state != SprtState::Continue {
+                            stopped = Some(format!(
+                                "SPRT {} with LLR {llr:.3}",
+                                if state == SprtState::AcceptH1 {
+                                    "accepted H1"
+                                } else {
+                                    "accepted H0"
+                                }
+                            ));
+                            abort.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+        }
+    });
+    if let Some(log) = &log {
+        log.flush();
+    }
+    if let Some(m) = fatal {
+        return Err(m);
+    }
+    let info = ReportInfo {
+        engines: cfg
+            .engines
+            .iter()
+            .map(|e| (e.name.clone(), e.command_line(), e.tc.to_string()))
+            .collect(),
+        rules: &rules_text,
+        scheduled: total,
+        stopped,
+        sprt: cfg.sprt,
+        seed: (cfg.order == openings::Order::Random).then_some(cfg.seed),
+        openings: opening_text,
+    };
+    print!("{}", report::text_report(&tally, &info));
+    if cfg.order == openings::Order::Random && !cfg.seed_given {
+        println!("(repeat this order with --seed {})", cfg.seed);
+    }
+    if let Some(p) = &cfg.json {
+        std::fs::write(p, report::json_report(&tally, &info))
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_pairs_swap_colours_and_share_openings() {
+        let openings: Vec<Arc<Opening>> = (0..3)
+            .map(|i| {
+                let mut o = Opening::startpos();
+                o.source = format!("o{i}");
+                Arc::new(o)
+            })
+            .collect();
+        let s = schedule(3, 4, 2, &openings);
+        // 3 pairings x 4 games x 2 rounds
+        assert_eq!(s.len(), 24);
+        for pair in s.chunks(2) {
+            assert_eq!(pair[0].pair, pair[1].pair);
+            assert_eq!(pair[0].engines, [pair[1].engines[1], pair[1].engines[0]]);
+            assert!(Arc::ptr_eq(&pair[0].opening, &pair[1].opening));
+        }
+        let ids: Vec<usize> = s.iter().map(|g| g.id).collect();
+        assert_eq!(ids, (1..=24).collect::<Vec<_>>());
+        // round 1: every pairing plays openings o0, o1; round 2: o2, o0
+        let src = |i: usize| s[i].opening.source.clone();
+        assert_eq!(
+            (src(0), src(2), src(4)),
+            ("o0".into(), "o1".into(), "o0".into())
+        );
+        assert_eq!((src(12), src(14)), ("o2".into(), "o0".into()));
+    }
+}

@@ -1,0 +1,602 @@
+//! Results as they come in: per engine pair W-D-L and game pairs (pentanomial), end
+//! reasons, faults by engine and the runner's own overhead; the live progress line, the
+//! final text report and the JSON document for tools.
+
+use super::game::{GameRecord, Termination};
+use super::pgn::result_text;
+use super::stats::{
+    EloEstimate, Penta, Sprt, SprtModel, SprtState, Wdl, elo_pentanomial, elo_trinomial, los,
+};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::time::Duration;
+
+/// Two engines' results against each other, from the first one's point of view.
+#[derive(Clone, Debug)]
+pub struct PairStats {
+    pub first: usize,
+    pub second: usize,
+    pub wdl: Wdl,
+    pub penta: Penta,
+    /// Game pairs with one game finished: pair id -> the first engine's points.
+    open_pairs: HashMap<usize, f64>,
+}
+
+/// A one-line summary of a finished game (for JSON).
+#[derive(Clone, Debug)]
+pub struct GameLine {
+    pub id: usize,
+    pub round: usize,
+    pub pair: usize,
+    pub red: usize,
+    pub black: usize,
+    pub result: &'static str,
+    pub termination: Termination,
+    pub reason: String,
+    pub plies: usize,
+    pub opening: String,
+}
+
+pub struct Tally {
+    pub names: Vec<String>,
+    pub pairs: Vec<PairStats>,
+    pub terminations: HashMap<Termination, u64>,
+    /// Per engine: losses by fault, by kind.
+    pub faults: Vec<HashMap<Termination, u64>>,
+    pub overhead: Vec<Duration>,
+    pub games: Vec<GameLine>,
+    pub red_wins: u64,
+    pub black_wins: u64,
+    pub draws: u64,
+}
+
+impl Tally {
+    pub fn new(names: Vec<String>) -> Tally {
+        let n = names.len();
+        let mut pairs = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                pairs.push(PairStats {
+                    first: a,
+                    second: b,
+                    wdl: Wdl::default(),
+                    penta: Penta::default(),
+                    open_pairs: HashMap::new(),
+                });
+            }
+        }
+        Tally {
+            names,
+            pairs,
+            terminations: HashMap::new(),
+            faults: vec![HashMap::new(); n],
+            overhead: Vec::new(),
+            games: Vec::new(),
+            red_wins: 0,
+            black_wins: 0,
+            draws: 0,
+        }
+    }
+
+    /// The index of the stats of the pair of engines `a`, `b`.
+    pub fn pair_index(&self, a: usize, b: usize) -> usize {
+        let (a, b) = (a.min(b), a.max(b));
+        self.pairs
+            .iter()
+            .position(|p| p.first == a && p.second == b)
+            .expect("every pair of engines has stats")
+    }
+
+    /// Counts a finished game; returns the index of its pair's stats.
+    pub fn add(&mut self, rec: &GameRecord) -> usize {
+        let [red, black] = rec.setup.engines;
+        let pi = self.pair_index(red, black);
+        let p = &mut self.pairs[pi];
+        let pts = rec.points_for(p.first).expect("the first engine played");
+        match pts {
+            x if x > 0.75 => p.wdl.wins += 1,
+            x if x < 0.25 => p.wdl.losses += 1,
+            _ => p.wdl.draws += 1,
+        }
+        match p.open_pairs.remove(&rec.setup.pair) {
+            Some(other) => p.penta.add(other, pts),
+            None => {
+                p.open_pairs.insert(rec.setup.pair, pts);
+            }
+        }
+        *self.terminations.entry(rec.termination).or_default() += 1;
+        if let Some(e) = rec.faulty_engine() {
+            *self.faults[e].entry(rec.termination).or_default() += 1;
+        }
+        match rec.red_points() {
+            x if x > 0.75 => self.red_wins += 1,
+            x if x < 0.25 => self.black_wins += 1,
+            _ => self.draws += 1,
+        }
+        self.overhead.extend_from_slice(&rec.overhead);
+        let o = &rec.setup.opening;
+        self.games.push(GameLine {
+            id: rec.setup.id,
+            round: rec.setup.round,
+            pair: rec.setup.pair,
+            red,
+            black,
+            result: result_text(rec.result),
+            termination: rec.termination,
+            reason: rec.reason.clone(),
+            plies: o.moves.len() + rec.moves.len(),
+            opening: o.source.clone(),
+        });
+        pi
+    }
+
+    pub fn games_played(&self) -> usize {
+        self.games.len()
+    }
+
+    /// (median, 99th percentile, max) of the runner overhead per move.
+    pub fn overhead_summary(&self) -> Option<(Duration, Duration, Duration)> {
+        if self.overhead.is_empty() {
+            return None;
+        }
+        let mut v = self.overhead.clone();
+        v.sort();
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        Some((at(0.5), at(0.99), *v.last().expect("not empty")))
+    }
+}
+
+fn signed(x: f64) -> String {
+    // + 0.0 turns -0.0 into 0.0
+    let x = x + 0.0;
+    if x.is_infinite() {
+        if x > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{x:+.1}")
+    }
+}
+
+fn plain(x: f64) -> String {
+    if x.is_nan() {
+        "n/a".into()
+    } else if x.is_finite() {
+        format!("{x:.1}")
+    } else {
+        "inf".into()
+    }
+}
+
+fn elo_text(e: Option<EloEstimate>) -> String {
+    match e {
+        Some(e) => format!("{} ± {}", signed(e.elo), plain(e.error)),
+        None => "n/a".into(),
+    }
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn us(d: Duration) -> String {
+    format!("{} µs", d.as_micros())
+}
+
+/// The SPRT's verdict so far for the (only) pair.
+pub fn sprt_status(sprt: &Sprt, p: &PairStats) -> (f64, SprtState) {
+    let llr = sprt.llr(&p.wdl, &p.penta);
+    (llr, sprt.state(llr))
+}
+
+fn state_text(s: SprtState) -> &'static str {
+    match s {
+        SprtState::Continue => "continue",
+        SprtState::AcceptH0 => "H0 accepted",
+        SprtState::AcceptH1 => "H1 accepted",
+    }
+}
+
+/// The live line after each game.
+pub fn progress_line(
+    t: &Tally,
+    rec: &GameRecord,
+    pair: usize,
+    total: usize,
+    sprt: Option<&Sprt>,
+) -> String {
+    let p = &t.pairs[pair];
+    let [red, black] = rec.setup.engines;
+    let width = total.to_string().len();
+    let mut s = format!(
+        "[{:>width$}/{total}] game {}: {} - {} {} ({}) | {} vs {}: {}-{}-{} {} Elo {}",
+        t.games_played(),
+        rec.setup.id,
+        t.names[red],
+        t.names[black],
+        result_text(rec.result),
+        rec.termination.key(),
+        t.names[p.first],
+        t.names[p.second],
+        p.wdl.wins,
+        p.wdl.draws,
+        p.wdl.losses,
+        percent(p.wdl.score()),
+        elo_text(elo_trinomial(&p.wdl)),
+    );
+    if let Some(sprt) = sprt {
+        let (llr, _) = sprt_status(sprt, p);
+        let (lo, hi) = sprt.bounds();
+        let _ = write!(s, " LLR {llr:.2} [{lo:.2}, {hi:.2}]");
+    }
+    s
+}
+
+/// Everything the final report says beside the tally.
+pub struct ReportInfo<'a> {
+    pub engines: Vec<(String, String, String)>,
+    pub rules: &'a str,
+    pub scheduled: usize,
+    pub stopped: Option<String>,
+    pub sprt: Option<Sprt>,
+    pub seed: Option<u64>,
+    pub openings: String,
+}
+
+/// The final text report.
+pub fn text_report(t: &Tally, info: &ReportInfo) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Match finished: {} of {} games played{}",
+        t.games_played(),
+        info.scheduled,
+        info.stopped
+            .as_ref()
+            .map(|w| format!(" (stopped: {w})"))
+            .unwrap_or_default()
+    );
+    for (name, cmd, tc) in &info.engines {
+        let _ = writeln!(s, "  engine {name}: {cmd} (tc {tc})");
+    }
+    let _ = writeln!(
+        s,
+        "  rules {}, openings {}{}",
+        info.rules,
+        info.openings,
+        info.seed.map(|x| format!(", seed {x}")).unwrap_or_default()
+    );
+    let _ = writeln!(
+        s,
+        "  red wins {}, black wins {}, draws {}",
+        t.red_wins, t.black_wins, t.draws
+    );
+    for p in &t.pairs {
+        if p.wdl.games() == 0 {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "{} vs {}: {} games, W-D-L {}-{}-{}, score {}",
+            t.names[p.first],
+            t.names[p.second],
+            p.wdl.games(),
+            p.wdl.wins,
+            p.wdl.draws,
+            p.wdl.losses,
+            percent(p.wdl.score())
+        );
+        let _ = writeln!(
+            s,
+            "  Elo {} (95%, per game); {} (95%, per game pair)",
+            elo_text(elo_trinomial(&p.wdl)),
+            elo_text(elo_pentanomial(&p.penta))
+        );
+        let _ = writeln!(
+            s,
+            "  LOS {}, draw ratio {}",
+            percent(los(&p.wdl)),
+            percent(p.wdl.draw_ratio())
+        );
+        let _ = writeln!(
+            s,
+            "  pentanomial (game pairs by points 0, 0.5, 1, 1.5, 2): [{}]",
+            p.penta
+                .0
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if t.names.len() > 2 {
+        let _ = writeln!(s, "Standings:");
+        let mut rows: Vec<(usize, f64, u64)> = (0..t.names.len())
+            .map(|e| {
+                let mut pts = 0.0;
+                let mut n = 0;
+                for p in &t.pairs {
+                    let w = if p.first == e {
+                        p.wdl
+                    } else if p.second == e {
+                        p.wdl.flipped()
+                    } else {
+                        continue;
+                    };
+                    pts += w.wins as f64 + 0.5 * w.draws as f64;
+                    n += w.games();
+                }
+                (e, pts, n)
+            })
+            .collect();
+        rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (i, (e, pts, n)) in rows.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "  {}. {}: {pts} / {n} ({})",
+                i + 1,
+                t.names[*e],
+                percent(if *n > 0 { pts / *n as f64 } else { 0.0 })
+            );
+        }
+    }
+    let mut ends: Vec<(&Termination, &u64)> = t.terminations.iter().collect();
+    ends.sort();
+    let _ = writeln!(
+        s,
+        "Terminations: {}",
+        if ends.is_empty() {
+            "none".to_string()
+        } else {
+            ends.iter()
+                .map(|(k, v)| format!("{} {v}", k.key()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    for (e, f) in t.faults.iter().enumerate() {
+        let mut f: Vec<(&Termination, &u64)> = f.iter().collect();
+        f.sort();
+        let _ = writeln!(
+            s,
+            "Losses by fault, {}: {}",
+            t.names[e],
+            if f.is_empty() {
+                "none".to_string()
+            } else {
+                f.iter()
+                    .map(|(k, v)| format!("{} {v}", k.key()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        );
+    }
+    if let Some((med, p99, max)) = t.overhead_summary() {
+        let _ = writeln!(
+            s,
+            "Runner overhead per move (bestmove read to next go sent): median {}, 99th percentile {}, max {} over {} moves",
+            us(med),
+            us(p99),
+            us(max),
+            t.overhead.len()
+        );
+    }
+    if let (Some(sprt), Some(p)) = (&info.sprt, t.pairs.first()) {
+        let (llr, state) = sprt_status(sprt, p);
+        let (lo, hi) = sprt.bounds();
+        let _ = writeln!(
+            s,
+            "SPRT: elo0 {} elo1 {} alpha {} beta {} ({}): LLR {llr:.3} [{lo:.3}, {hi:.3}], {}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            model_name(sprt.model),
+            state_text(state)
+        );
+    }
+    s
+}
+
+fn model_name(m: SprtModel) -> &'static str {
+    match m {
+        SprtModel::Pentanomial => "pentanomial",
+        SprtModel::Trinomial => "trinomial",
+    }
+}
+
+/// A JSON string literal.
+pub fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number (null when not finite).
+fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        let v = (x * 10_000.0).round() / 10_000.0 + 0.0;
+        format!("{v}")
+    } else {
+        "null".into()
+    }
+}
+
+fn json_elo(e: Option<EloEstimate>) -> String {
+    match e {
+        Some(e) => format!(
+            "{{\"elo\": {}, \"error\": {}, \"low\": {}, \"high\": {}}}",
+            json_num(e.elo),
+            json_num(e.error),
+            json_num(e.low),
+            json_num(e.high)
+        ),
+        None => "null".into(),
+    }
+}
+
+fn json_counts(m: &HashMap<Termination, u64>) -> String {
+    let mut v: Vec<(&Termination, &u64)> = m.iter().collect();
+    v.sort();
+    let items: Vec<String> = v
+        .iter()
+        .map(|(k, n)| format!("{}: {n}", json_str(k.key())))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// The whole match as one JSON object.
+pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
+    let mut s = String::from("{\n");
+    let engines: Vec<String> = info
+        .engines
+        .iter()
+        .map(|(n, c, tc)| {
+            format!(
+                "{{\"name\": {}, \"command\": {}, \"tc\": {}}}",
+                json_str(n),
+                json_str(c),
+                json_str(tc)
+            )
+        })
+        .collect();
+    let _ = writeln!(s, "  \"engines\": [{}],", engines.join(", "));
+    let _ = writeln!(s, "  \"rules\": {},", json_str(info.rules));
+    let _ = writeln!(s, "  \"openings\": {},", json_str(&info.openings));
+    let _ = writeln!(
+        s,
+        "  \"seed\": {},",
+        info.seed.map_or("null".into(), |x| x.to_string())
+    );
+    let _ = writeln!(s, "  \"games_scheduled\": {},", info.scheduled);
+    let _ = writeln!(s, "  \"games_played\": {},", t.games_played());
+    let _ = writeln!(
+        s,
+        "  \"stopped\": {},",
+        info.stopped.as_deref().map_or("null".into(), json_str)
+    );
+    let _ = writeln!(
+        s,
+        "  \"red_wins\": {}, \"black_wins\": {}, \"draws\": {},",
+        t.red_wins, t.black_wins, t.draws
+    );
+    let pairs: Vec<String> = t
+        .pairs
+        .iter()
+        .map(|p| {
+            format!(
+                "    {{\"first\": {}, \"second\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"score\": {}, \"elo\": {}, \"elo_pentanomial\": {}, \"los\": {}, \"draw_ratio\": {}, \"pentanomial\": [{}]}}",
+                json_str(&t.names[p.first]),
+                json_str(&t.names[p.second]),
+                p.wdl.games(),
+                p.wdl.wins,
+                p.wdl.draws,
+                p.wdl.losses,
+                json_num(p.wdl.score()),
+                json_elo(elo_trinomial(&p.wdl)),
+                json_elo(elo_pentanomial(&p.penta)),
+                json_num(los(&p.wdl)),
+                json_num(p.wdl.draw_ratio()),
+                p.penta.0.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+            )
+        })
+        .collect();
+    let _ = writeln!(s, "  \"pairs\": [\n{}\n  ],", pairs.join(",\n"));
+    let _ = writeln!(s, "  \"terminations\": {},", json_counts(&t.terminations));
+    let faults: Vec<String> = t
+        .faults
+        .iter()
+        .enumerate()
+        .map(|(e, f)| format!("{}: {}", json_str(&t.names[e]), json_counts(f)))
+        .collect();
+    let _ = writeln!(s, "  \"faults\": {{{}}},", faults.join(", "));
+    match t.overhead_summary() {
+        Some((m, p, x)) => {
+            let _ = writeln!(
+                s,
+                "  \"overhead_us\": {{\"median\": {}, \"p99\": {}, \"max\": {}, \"moves\": {}}},",
+                m.as_micros(),
+                p.as_micros(),
+                x.as_micros(),
+                t.overhead.len()
+            );
+        }
+        None => s.push_str("  \"overhead_us\": null,\n"),
+    }
+    match (&info.sprt, t.pairs.first()) {
+        (Some(sprt), Some(p)) => {
+            let (llr, state) = sprt_status(sprt, p);
+            let (lo, hi) = sprt.bounds();
+            let _ = writeln!(
+                s,
+                "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"model\": {}, \"llr\": {}, \"lower\": {}, \"upper\": {}, \"state\": {}}},",
+                json_num(sprt.elo0),
+                json_num(sprt.elo1),
+                json_num(sprt.alpha),
+                json_num(sprt.beta),
+                json_str(model_name(sprt.model)),
+                json_num(llr),
+                json_num(lo),
+                json_num(hi),
+                json_str(match state {
+                    SprtState::Continue => "continue",
+                    SprtState::AcceptH0 => "H0",
+                    SprtState::AcceptH1 => "H1",
+                })
+            );
+        }
+        _ => s.push_str("  \"sprt\": null,\n"),
+    }
+    let mut games = t.games.clone();
+    games.sort_by_key(|g| g.id);
+    let lines: Vec<String> = games
+        .iter()
+        .map(|g| {
+            format!(
+                "    {{\"id\": {}, \"round\": {}, \"pair\": {}, \"red\": {}, \"black\": {}, \"result\": {}, \"termination\": {}, \"reason\": {}, \"plies\": {}, \"opening\": {}}}",
+                g.id,
+                g.round,
+                g.pair,
+                json_str(&t.names[g.red]),
+                json_str(&t.names[g.black]),
+                json_str(g.result),
+                json_str(g.termination.key()),
+                json_str(&g.reason),
+                g.plies,
+                json_str(&g.opening)
+            )
+        })
+        .collect();
+    let _ = writeln!(s, "  \"games\": [\n{}\n  ]", lines.join(",\n"));
+    s.push_str("}\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+        assert_eq!(json_str("炮二平五"), "\"炮二平五\"");
+        assert_eq!(json_num(f64::INFINITY), "null");
+        assert_eq!(json_num(0.12345678), "0.1235");
+    }
+}
