@@ -491,12 +491,16 @@ impl Searcher {
                 return static_eval;
             }
             // null move: give the opponent a free move; if still above beta, cut
+            // (never against a mate score: a pass cannot refute a mating line)
             if depth >= NMP_MIN_DEPTH
                 && static_eval >= beta
+                && beta.abs() < MATE_BOUND
                 && !self.null_at[ply - 1]
                 && has_attackers(pos)
             {
-                let r = NMP_BASE + depth / NMP_DIVISOR;
+                let r = NMP_BASE
+                    + depth / NMP_DIVISOR
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 pos.make_null();
                 self.null_at[ply] = true;
                 let mut s = -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -549,11 +553,23 @@ impl Searcher {
             };
             if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
                 // late-move pruning and futility pruning of quiet moves at low depth
+                // (the rest of the quiet moves still come: checks among them are searched)
                 if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
-                    picker.skip_quiets();
                     continue;
                 }
                 if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
+            // at low depth, skip moves that lose material by static exchange
+            if !pv_node && !in_check && best > -MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH && i > 0
+            {
+                let margin = if quiet {
+                    -SEE_PRUNE_QUIET * depth
+                } else {
+                    -SEE_PRUNE_CAPTURE * depth * depth
+                };
+                if !gives_check && !see::see_ge(pos, m, margin) {
                     continue;
                 }
             }

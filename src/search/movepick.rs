@@ -83,8 +83,6 @@ pub struct MovePicker {
     list: Scored,
     bad: MoveList,
     bad_next: usize,
-    /// Quiet moves are no longer wanted (late-move pruning said so).
-    skip_quiets: bool,
 }
 
 /// Most valuable victim first, then least valuable attacker.
@@ -131,18 +129,12 @@ impl MovePicker {
             list: Scored::new(),
             bad: MoveList::new(),
             bad_next: 0,
-            skip_quiets: false,
         }
     }
 
     /// Was `m` handed out as a killer or the countermove (a quiet refutation elsewhere)?
     pub fn is_refutation(&self, m: Move) -> bool {
         Some(m) == self.killers[0] || Some(m) == self.killers[1] || Some(m) == self.counter
-    }
-
-    /// No more quiet moves from now on (captures and evasions still come).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
     }
 
     /// Is `m` one of the moves already handed out by an earlier stage?
@@ -195,16 +187,13 @@ impl MovePicker {
                 }
                 Stage::Killer1 => {
                     self.stage = Stage::Killer2;
-                    if !self.skip_quiets
-                        && let Some(m) = self.quiet_candidate(pos, self.killers[0])
-                    {
+                    if let Some(m) = self.quiet_candidate(pos, self.killers[0]) {
                         return Some(m);
                     }
                 }
                 Stage::Killer2 => {
                     self.stage = Stage::Counter;
-                    if !self.skip_quiets
-                        && self.killers[1] != self.killers[0]
+                    if self.killers[1] != self.killers[0]
                         && let Some(m) = self.quiet_candidate(pos, self.killers[1])
                     {
                         return Some(m);
@@ -212,8 +201,7 @@ impl MovePicker {
                 }
                 Stage::Counter => {
                     self.stage = Stage::GenerateQuiets;
-                    if !self.skip_quiets
-                        && self.counter != self.killers[0]
+                    if self.counter != self.killers[0]
                         && self.counter != self.killers[1]
                         && let Some(m) = self.quiet_candidate(pos, self.counter)
                     {
@@ -222,9 +210,6 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiets => {
                     self.stage = Stage::Quiets;
-                    if self.skip_quiets {
-                        continue;
-                    }
                     self.list.moves.clear();
                     self.list.next = 0;
                     pos.generate::<{ gen_type::QUIETS }>(&mut self.list.moves);
@@ -234,11 +219,9 @@ impl MovePicker {
                     }
                 }
                 Stage::Quiets => {
-                    if !self.skip_quiets {
-                        while let Some((m, _)) = self.list.pick_best() {
-                            if !self.special(m) {
-                                return Some(m);
-                            }
+                    while let Some((m, _)) = self.list.pick_best() {
+                        if !self.special(m) {
+                            return Some(m);
                         }
                     }
                     self.stage = Stage::BadCaptures;

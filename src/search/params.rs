@@ -24,6 +24,16 @@ pub const NMP_BASE: i32 = 3;
 pub const NMP_DIVISOR: i32 = 4;
 /// From this depth on a null-move cutoff is verified with a reduced normal search.
 pub const NMP_VERIFY_DEPTH: i32 = 10;
+/// The null move is reduced one ply more per this much static eval above beta (at most
+/// `NMP_EVAL_MAX` plies more).
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+pub const NMP_EVAL_MAX: i32 = 3;
+
+/// SEE pruning at low depth (non-PV, not in check): a quiet move must not lose more than
+/// `SEE_PRUNE_QUIET * depth`, a capture more than `SEE_PRUNE_CAPTURE * depth²`.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+pub const SEE_PRUNE_QUIET: i32 = 60;
+pub const SEE_PRUNE_CAPTURE: i32 = 25;
 
 /// Late-move reductions: minimum depth and move number, scale (in 1/100 ply).
 pub const LMR_MIN_DEPTH: i32 = 3;
