@@ -393,6 +393,10 @@ fn play_moves(
             )),
             _ => None,
         };
+        let flagged = flagged.map(|w| match answer.info_time {
+            Some(t) => format!("{w}; its last info line said time {t} ms"),
+            None => w,
+        });
         if let Some(what) = flagged {
             return Ok(Some(loss(
                 side,
