@@ -5,7 +5,7 @@
 //! process id when it does not answer `stop` either.
 
 use super::tc::{Clock, TimeControl};
-use crate::core::{Color, Move};
+use crate::core::Color;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -756,11 +756,6 @@ fn info_field(line: &str, key: &str) -> Option<u64> {
         }
     }
     None
-}
-
-/// ICCS text of a move for the engine: ranks 0–9 in both dialects (Chariot, Pikafish).
-pub fn move_text(m: Move) -> String {
-    m.to_string()
 }
 
 #[cfg(test)]

@@ -32,22 +32,6 @@ pub enum Termination {
 }
 
 impl Termination {
-    pub const ALL: [Termination; 13] = [
-        Termination::Checkmate,
-        Termination::Stalemate,
-        Termination::Repetition,
-        Termination::MoveLimit,
-        Termination::InsufficientMaterial,
-        Termination::Resignation,
-        Termination::DrawAgreed,
-        Termination::AdjudicatedLoss,
-        Termination::AdjudicatedDraw,
-        Termination::IllegalMove,
-        Termination::TimeForfeit,
-        Termination::Crash,
-        Termination::NoAnswer,
-    ];
-
     /// A short key for reports and JSON.
     pub fn key(self) -> &'static str {
         match self {
