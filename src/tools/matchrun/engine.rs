@@ -5,7 +5,7 @@
 //! process id when it does not answer `stop` either.
 
 use super::tc::{Clock, TimeControl};
-use crate::core::{Color, Move};
+use crate::core::Color;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -82,8 +82,10 @@ impl Log {
         }
     }
 
-    fn write(&self, who: &str, dir: &str, line: &str) {
-        let ms = self.start.elapsed().as_secs_f64() * 1000.0;
+    /// One line; `at` is when it was read (None: now).
+    fn write(&self, who: &str, dir: &str, line: &str, at: Option<Instant>) {
+        let at = at.unwrap_or_else(Instant::now);
+        let ms = at.saturating_duration_since(self.start).as_secs_f64() * 1000.0;
         if let Ok(mut out) = self.out.lock() {
             let _ = writeln!(out, "{ms:10.3} {who} {dir} {line}");
         }
@@ -126,6 +128,8 @@ pub struct Answer {
     /// When `go` was sent and when `bestmove` was read.
     pub sent: Instant,
     pub received: Instant,
+    /// The `time` (ms) of the engine's last info line, if it sent one.
+    pub info_time: Option<u64>,
     /// The move text (None for `nobestmove` or `bestmove (none)`).
     pub mv: Option<String>,
     pub resign: bool,
@@ -251,7 +255,8 @@ impl EngineProcess {
             })
             .map_err(|e| StartError::Spawn(format!("cannot start a reader thread: {e}")))?;
         let mut e = EngineProcess {
-            name: spec.name.clone(),
+            // the process id tells apart the copies of an engine that concurrent games run
+            name: format!("{}#{}", spec.name, child.id()),
             proto: Proto::Ucci,
             millis: false,
             child,
@@ -436,19 +441,27 @@ impl EngineProcess {
         let deadline = sent + allowed;
         let mut score = None;
         let mut depth = None;
+        // the engine's own clock in its last info line, for messages about late moves
+        let mut info_time: Option<u64> = None;
         loop {
             match self.next_line(deadline)? {
                 None => {
                     self.stop_or_kill();
                     return Err(Fault::NoAnswer(format!(
-                        "no move within {:.3} s ({what})",
-                        allowed.as_secs_f64()
+                        "no move within {:.3} s ({what}){}",
+                        allowed.as_secs_f64(),
+                        info_time
+                            .map(|t| format!("; its last info line said time {t} ms"))
+                            .unwrap_or_default()
                     )));
                 }
                 Some((at, line)) => {
                     let mut words = line.split_whitespace();
                     match words.next() {
                         Some("info") => {
+                            if let Some(t) = info_field(&line, "time") {
+                                info_time = Some(t);
+                            }
                             let (s, d) = parse_info(&line, self.proto);
                             if s.is_some() {
                                 score = s;
@@ -461,6 +474,7 @@ impl EngineProcess {
                             return Ok(Answer {
                                 sent,
                                 received: at,
+                                info_time,
                                 mv: None,
                                 resign: false,
                                 draw: false,
@@ -477,6 +491,7 @@ impl EngineProcess {
                             return Ok(Answer {
                                 sent,
                                 received: at,
+                                info_time,
                                 mv,
                                 resign: rest.iter().skip(1).any(|w| *w == "resign"),
                                 draw: rest.iter().skip(1).any(|w| *w == "draw"),
@@ -576,7 +591,7 @@ impl EngineProcess {
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
         if let Some(log) = &self.log {
-            log.write(&self.name, "<", line);
+            log.write(&self.name, "<", line, None);
         }
         let ok = match self.stdin.as_mut() {
             Some(stdin) => {
@@ -595,7 +610,7 @@ impl EngineProcess {
         match self.rx.recv_timeout(wait) {
             Ok(Event::Line(at, line)) => {
                 if let Some(log) = &self.log {
-                    log.write(&self.name, ">", &line);
+                    log.write(&self.name, ">", &line, Some(at));
                 }
                 Ok(Some((at, line)))
             }
@@ -653,7 +668,7 @@ impl EngineProcess {
     pub fn kill(&mut self) {
         if !self.dead {
             if let Some(log) = &self.log {
-                log.write(&self.name, "!", "killed");
+                log.write(&self.name, "!", "killed", None);
             }
             let _ = self.child.kill();
             let _ = self.child.wait();
@@ -730,9 +745,17 @@ pub fn parse_info(line: &str, proto: Proto) -> (Option<i32>, Option<u32>) {
     (score, depth)
 }
 
-/// ICCS text of a move for the engine: ranks 0–9 in both dialects (Chariot, Pikafish).
-pub fn move_text(m: Move) -> String {
-    m.to_string()
+/// A numeric field of an info line (`time`, `nodes`, …), before any `pv` or `string`.
+fn info_field(line: &str, key: &str) -> Option<u64> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    for i in 1..w.len() {
+        match w[i] {
+            "pv" | "string" => return None,
+            k if k == key => return w.get(i + 1).and_then(|v| v.parse().ok()),
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -778,5 +801,11 @@ mod tests {
             (None, None)
         );
         assert_eq!(parse_info("info currmove h2e2", Proto::Ucci), (None, None));
+        assert_eq!(
+            info_field("info depth 3 time 41 nodes 9 pv h2e2", "time"),
+            Some(41)
+        );
+        assert_eq!(info_field("info depth 3 pv time", "time"), None);
+        assert_eq!(info_field("info string time 5", "time"), None);
     }
 }

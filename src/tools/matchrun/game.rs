@@ -32,22 +32,6 @@ pub enum Termination {
 }
 
 impl Termination {
-    pub const ALL: [Termination; 13] = [
-        Termination::Checkmate,
-        Termination::Stalemate,
-        Termination::Repetition,
-        Termination::MoveLimit,
-        Termination::InsufficientMaterial,
-        Termination::Resignation,
-        Termination::DrawAgreed,
-        Termination::AdjudicatedLoss,
-        Termination::AdjudicatedDraw,
-        Termination::IllegalMove,
-        Termination::TimeForfeit,
-        Termination::Crash,
-        Termination::NoAnswer,
-    ];
-
     /// A short key for reports and JSON.
     pub fn key(self) -> &'static str {
         match self {
@@ -393,6 +377,10 @@ fn play_moves(
             )),
             _ => None,
         };
+        let flagged = flagged.map(|w| match answer.info_time {
+            Some(t) => format!("{w}; its last info line said time {t} ms"),
+            None => w,
+        });
         if let Some(what) = flagged {
             return Ok(Some(loss(
                 side,

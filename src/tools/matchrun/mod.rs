@@ -203,10 +203,10 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                         }
                     }
                     if !cfg.quiet {
-                        eprintln!(
-                            "{}",
-                            report::progress_line(&tally, &rec, pi, total, cfg.sprt.as_ref())
-                        );
+                        // a closed stderr must not stop the match
+                        let line =
+                            report::progress_line(&tally, &rec, pi, total, cfg.sprt.as_ref());
+                        let _ = writeln!(std::io::stderr(), "{line}");
                     }
                     if let Some(sprt) = &cfg.sprt
                         && stopped.is_none()
@@ -247,14 +247,16 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         seed: (cfg.order == openings::Order::Random).then_some(cfg.seed),
         openings: opening_text,
     };
-    print!("{}", report::text_report(&tally, &info));
+    let mut text = report::text_report(&tally, &info);
     if cfg.order == openings::Order::Random && !cfg.seed_given {
-        println!("(repeat this order with --seed {})", cfg.seed);
+        text.push_str(&format!("(repeat this order with --seed {})\n", cfg.seed));
     }
+    // written before the report so that a closed stdout cannot lose it
     if let Some(p) = &cfg.json {
         std::fs::write(p, report::json_report(&tally, &info))
             .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
+    let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(())
 }
 

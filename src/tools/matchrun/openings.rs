@@ -33,11 +33,6 @@ impl Opening {
             position: Position::startpos(),
         }
     }
-
-    /// The start FEN (the standard one when the opening has none).
-    pub fn start_fen(&self) -> &str {
-        self.fen.as_deref().unwrap_or(START_FEN)
-    }
 }
 
 /// Reads an openings file. Each line (blank lines and lines starting with `#` are skipped):

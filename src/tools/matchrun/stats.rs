@@ -192,8 +192,9 @@ fn erfc(x: f64) -> f64 {
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
-/// The weight of an empty bin in the SPRT's distribution (as fastchess and OpenBench do):
-/// small enough not to move real estimates, large enough to keep the variance above zero.
+/// The weight of an empty bin in the SPRT's distribution: without it a run of identical
+/// results has no variance and no defined LLR; 0.001 of a sample is small enough not to
+/// move real estimates.
 pub const REGULARIZE: f64 = 1e-3;
 
 /// Which results the SPRT counts.

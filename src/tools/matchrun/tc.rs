@@ -103,10 +103,6 @@ impl TimeControl {
         }
         Ok(TimeControl::Clock(periods))
     }
-
-    pub fn has_clock(&self) -> bool {
-        matches!(self, TimeControl::Clock(_))
-    }
 }
 
 fn secs_text(d: Duration) -> String {
