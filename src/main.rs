@@ -130,11 +130,14 @@ enum BookCommand {
         /// Search depth of every check.
         #[arg(long, default_value_t = 8)]
         depth: i32,
-        /// Keep moves scoring at most this many centipawns below the best.
-        #[arg(long, default_value_t = 40)]
+        /// Keep book moves scoring at most this many centipawns below the best.
+        #[arg(long, default_value_t = 60)]
         margin: i32,
+        /// Add search moves scoring at most this many centipawns below the best.
+        #[arg(long, default_value_t = 30)]
+        add_margin: i32,
         /// Moves added at most in a position past the end of a line.
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 3)]
         width: usize,
         /// Plies added past the end of each line (0: check only).
         #[arg(long, default_value_t = 4)]
@@ -472,6 +475,7 @@ fn run_book(action: BookCommand) -> Result<(), String> {
             out,
             depth,
             margin,
+            add_margin,
             width,
             extend,
             max_ply,
@@ -487,6 +491,7 @@ fn run_book(action: BookCommand) -> Result<(), String> {
             let o = chariot::book::grow::GrowOptions {
                 depth,
                 margin: margin.max(0),
+                add_margin: add_margin.max(0),
                 width: width.clamp(1, 16),
                 extend,
                 max_ply,

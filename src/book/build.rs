@@ -3,10 +3,10 @@
 //! the count as the weight. Positions are keyed by their canonical (mirror-folded) key, so a
 //! line and its mirror image add to the same records.
 
+use super::Book;
 use super::format::{FLAG_SOURCE, NO_SCORE, Record};
 use super::mirror::{canonical_key, stored_move};
 use super::pgn::{GameLine, looks_like_pgn, parse_lines, parse_pgn};
-use super::Book;
 use crate::core::notation::parse_any;
 use crate::core::{Move, Position};
 use std::collections::{HashMap, HashSet};
@@ -133,12 +133,14 @@ mod tests {
     #[test]
     fn counts_become_weights_and_mirrors_fold() {
         let mut b = Builder::new(BuildOptions::default());
-        b.add_text("h2e2 h9g7 ; 中炮\nh2e2 b9c7\nb2e2 b9c7\n", "t").unwrap();
+        b.add_text("h2e2 h9g7 ; 中炮\nh2e2 b9c7\nb2e2 b9c7\n", "t")
+            .unwrap();
         let book = b.finish();
         let mut pos = Position::startpos();
         let first = book.probe(&pos);
         // h2e2 and b2e2 are one choice in the symmetric start: 3 games, both shown
-        let first: Vec<(String, u16)> = first.iter().map(|m| (m.mv.to_string(), m.weight)).collect();
+        let first: Vec<(String, u16)> =
+            first.iter().map(|m| (m.mv.to_string(), m.weight)).collect();
         assert_eq!(first, [("b2e2".to_string(), 3), ("h2e2".to_string(), 3)]);
         pos.make_move(Move::parse_iccs("h2e2").unwrap());
         let second: Vec<(String, u16)> = book

@@ -93,11 +93,7 @@ pub fn pick(moves: &[BookMove], randomness: Randomness, rng: &mut Rng) -> Option
     let candidates = moves.iter().enumerate().filter(|(_, b)| b.weight > 0);
     let Some(e) = randomness.exponent() else {
         return candidates
-            .max_by(|(_, a), (_, b)| {
-                a.weight
-                    .cmp(&b.weight)
-                    .then(b.mv.bits().cmp(&a.mv.bits()))
-            })
+            .max_by(|(_, a), (_, b)| a.weight.cmp(&b.weight).then(b.mv.bits().cmp(&a.mv.bits())))
             .map(|(i, _)| i);
     };
     let weighted: Vec<(usize, f64)> = candidates
@@ -160,7 +156,8 @@ pub fn book_move(
             let mm = mirror_move(m);
             let flip = symmetric
                 && mm != m
-                && (!ok(m) || (randomness != Randomness::None && ok(mm) && rng.next_u64() & 1 == 1));
+                && (!ok(m)
+                    || (randomness != Randomness::None && ok(mm) && rng.next_u64() & 1 == 1));
             return Some(BookChoice {
                 mv: if flip { mm } else { m },
                 offered,

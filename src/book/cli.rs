@@ -7,8 +7,8 @@ use super::format::{FLAG_GROWN, FLAG_SOURCE, FLAG_VETTED};
 use super::grow::{GrowOptions, grow};
 use super::mirror::canonical_key;
 use super::{Book, default_book_path};
-use crate::core::notation::{parse_any, to_chinese};
 use crate::core::Position;
+use crate::core::notation::{parse_any, to_chinese};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -24,15 +24,25 @@ pub fn load(path: &Path) -> Result<Book, String> {
     Book::load(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-pub fn run_build(from: &[PathBuf], max_ply: usize, min_games: u32, out: &Path) -> Result<(), String> {
+pub fn run_build(
+    from: &[PathBuf],
+    max_ply: usize,
+    min_games: u32,
+    out: &Path,
+) -> Result<(), String> {
     if from.is_empty() {
         return Err("book build needs at least one --from FILE".into());
     }
     let mut b = Builder::new(BuildOptions { max_ply, min_games });
     for path in from {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("{}: not UTF-8 text (convert GBK files first)", path.display()))?;
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            format!(
+                "{}: not UTF-8 text (convert GBK files first)",
+                path.display()
+            )
+        })?;
         b.add_text(&text, &path.display().to_string())?;
     }
     for w in &b.warnings {
@@ -117,7 +127,10 @@ pub fn run_probe(book: &Path, fen: Option<&str>, moves: &[String]) -> Result<(),
         return Ok(());
     }
     let total: u32 = list.iter().map(|m| u32::from(m.weight)).sum();
-    println!("{:<6} {:<10} {:>6} {:>7} {:>6} {:>5}  from", "move", "chinese", "weight", "share", "score", "depth");
+    println!(
+        "{:<6} {:<10} {:>6} {:>7} {:>6} {:>5}  from",
+        "move", "chinese", "weight", "share", "score", "depth"
+    );
     for m in &list {
         let share = if total > 0 {
             100.0 * f64::from(m.weight) / f64::from(total)
@@ -147,8 +160,17 @@ pub fn run_stats(path: &Path) -> Result<(), String> {
     let b = load(path)?;
     let keys: HashSet<u64> = b.records().iter().map(|r| r.key).collect();
     let count = |f: u8| b.records().iter().filter(|r| r.flags & f != 0).count();
-    println!("file {} ({size} bytes, version {}, checksum ok)", path.display(), super::format::VERSION);
-    println!("records {} in {} positions, {} names", b.len(), keys.len(), b.names().len());
+    println!(
+        "file {} ({size} bytes, version {}, checksum ok)",
+        path.display(),
+        super::format::VERSION
+    );
+    println!(
+        "records {} in {} positions, {} names",
+        b.len(),
+        keys.len(),
+        b.names().len()
+    );
     println!(
         "from source {}, added by search {}, vetted by search {}",
         count(FLAG_SOURCE),
@@ -185,7 +207,11 @@ pub fn run_stats(path: &Path) -> Result<(), String> {
     let reach: usize = by_ply.iter().sum();
     println!(
         "book positions reachable from the start: {reach}, by ply: {}",
-        by_ply.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ")
+        by_ply
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let unreachable = keys.len().saturating_sub(reach);
     println!("positions not reachable from the start: {unreachable}");
@@ -196,7 +222,10 @@ pub fn run_stats(path: &Path) -> Result<(), String> {
 pub fn parse_plies(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--plies '{text}' is not N or A..B (such as 6..12)");
     let (a, b) = match text.split_once("..") {
-        Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
+        Some((a, b)) => (
+            a.trim().parse().map_err(|_| bad())?,
+            b.trim().parse().map_err(|_| bad())?,
+        ),
         None => {
             let n = text.trim().parse().map_err(|_| bad())?;
             (n, n)
@@ -208,7 +237,12 @@ pub fn parse_plies(text: &str) -> Result<(usize, usize), String> {
     Ok((a, b))
 }
 
-pub fn run_export(path: &Path, balanced_only: bool, o: &ExportOptions, out: &Path) -> Result<(), String> {
+pub fn run_export(
+    path: &Path,
+    balanced_only: bool,
+    o: &ExportOptions,
+    out: &Path,
+) -> Result<(), String> {
     let b = load(path)?;
     let mut text = String::new();
     let lines: Vec<String> = if balanced_only {

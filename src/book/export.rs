@@ -74,7 +74,11 @@ impl Opening {
 
 /// Every position reachable by book moves of positive weight at plies `min..=max`, once per
 /// mirror pair, in a fixed order, with the moves that reach it and the last name on the way.
-pub fn candidates(book: &Book, min: usize, max: usize) -> Vec<(Position, Vec<String>, Option<String>)> {
+pub fn candidates(
+    book: &Book,
+    min: usize,
+    max: usize,
+) -> Vec<(Position, Vec<String>, Option<String>)> {
     let mut out = Vec::new();
     let mut seen: HashSet<u64> = HashSet::new();
     let start = Position::startpos();
@@ -100,7 +104,10 @@ pub fn candidates(book: &Book, min: usize, max: usize) -> Vec<(Position, Vec<Str
                 }
                 let mut ms = moves.clone();
                 ms.push(b.mv.to_string());
-                let n = book.name(&child).map(str::to_string).or_else(|| name.clone());
+                let n = book
+                    .name(&child)
+                    .map(str::to_string)
+                    .or_else(|| name.clone());
                 next.push((child, ms, n));
             }
         }
@@ -110,7 +117,11 @@ pub fn candidates(book: &Book, min: usize, max: usize) -> Vec<(Position, Vec<Str
 }
 
 /// Balanced openings: candidates searched in a seeded random order until `count` are found.
-pub fn balanced(book: &Book, o: &ExportOptions, mut progress: impl FnMut(&str)) -> Result<Vec<Opening>, String> {
+pub fn balanced(
+    book: &Book,
+    o: &ExportOptions,
+    mut progress: impl FnMut(&str),
+) -> Result<Vec<Opening>, String> {
     let mut cands = candidates(book, o.min_ply, o.max_ply);
     progress(&format!(
         "{} candidate positions at plies {}..{}",

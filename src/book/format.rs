@@ -163,8 +163,11 @@ fn u64_at(b: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
 }
 
+/// Position names by key, as stored in the names section.
+pub type Names = Vec<(u64, String)>;
+
 /// Reads and checks a whole book file: header, length, checksum, record order, moves, names.
-pub fn decode(file: &[u8]) -> Result<(Vec<Record>, Vec<(u64, String)>), BookError> {
+pub fn decode(file: &[u8]) -> Result<(Vec<Record>, Names), BookError> {
     if file.len() >= 8 && file[..8] != MAGIC {
         return Err(BookError::BadMagic);
     }

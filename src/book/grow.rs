@@ -5,7 +5,9 @@
 //! move is searched to a fixed depth (the best move by a normal search, every other book move
 //! by a search restricted to it); a move is kept only when its score is within `margin` of
 //! the best. Where the book's lines end, the search's best moves (up to `width` of them,
-//! each within `margin` of the best) are added, for `extend` plies past the end of the line.
+//! each within `add_margin` of the best) are added, for `extend` plies past the end of the
+//! line; their weight runs from 10 (the best) down to 1 (`add_margin` below it). Book moves
+//! keep the weight they came with.
 //!
 //! Every search is one thread on a cleared table from the position's FEN (no history), so
 //! the result does not depend on the order of the work or on the number of threads.
@@ -24,8 +26,10 @@ use std::collections::HashMap;
 pub struct GrowOptions {
     /// Search depth of every check.
     pub depth: i32,
-    /// A move is kept when its score is at most this many centipawns below the best.
+    /// A book move is kept when its score is at most this many centipawns below the best.
     pub margin: i32,
+    /// A move of the search is added when it scores at most this far below the best.
+    pub add_margin: i32,
     /// Moves added at most in a position past the end of a line.
     pub width: usize,
     /// Plies added past the end of each line (0: only check).
@@ -41,8 +45,9 @@ impl Default for GrowOptions {
     fn default() -> GrowOptions {
         GrowOptions {
             depth: 8,
-            margin: 40,
-            width: 2,
+            margin: 60,
+            add_margin: 30,
+            width: 3,
             extend: 4,
             max_ply: 40,
             threads: 1,
@@ -116,7 +121,12 @@ impl Worker {
 
     /// The score of `m` alone (every other root move banned).
     fn score_of(&mut self, pos: &Position, m: Move) -> Option<i32> {
-        let banned: Vec<Move> = pos.legal_moves().iter().copied().filter(|&x| x != m).collect();
+        let banned: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&x| x != m)
+            .collect();
         self.best(pos, 1, banned).first().map(|&(_, s)| s)
     }
 }
@@ -146,7 +156,14 @@ fn weight_for_gap(gap: i32, margin: i32) -> u16 {
     (1 + 9 * (m - gap.clamp(0, m)) / m) as u16
 }
 
-fn process(book: &Book, pos: &Position, ext: usize, ply: usize, o: &GrowOptions, w: &mut Worker) -> Done {
+fn process(
+    book: &Book,
+    pos: &Position,
+    ext: usize,
+    ply: usize,
+    o: &GrowOptions,
+    w: &mut Worker,
+) -> Done {
     let before = w.searches;
     let mut done = Done {
         records: Vec::new(),
@@ -209,14 +226,14 @@ fn process(book: &Book, pos: &Position, ext: usize, ply: usize, o: &GrowOptions,
             for &(m, s) in &lines {
                 let gap = comparable(best_score) - comparable(s);
                 let (key, sm) = stored_move(pos, m);
-                if gap > o.margin || seen.contains(&sm) {
+                if gap > o.add_margin || seen.contains(&sm) {
                     continue;
                 }
                 seen.push(sm);
                 done.records.push(Record {
                     key,
                     mv: sm,
-                    weight: weight_for_gap(gap, o.margin),
+                    weight: weight_for_gap(gap, o.add_margin),
                     score: s.clamp(-32767, 32767) as i16,
                     depth: o.depth.clamp(1, 255) as u8,
                     flags: FLAG_GROWN | FLAG_VETTED,
@@ -233,7 +250,11 @@ fn process(book: &Book, pos: &Position, ext: usize, ply: usize, o: &GrowOptions,
 }
 
 /// Checks and extends `book`; `progress` gets a line per ply.
-pub fn grow(book: &Book, o: &GrowOptions, mut progress: impl FnMut(&str)) -> Result<(Book, GrowReport), String> {
+pub fn grow(
+    book: &Book,
+    o: &GrowOptions,
+    mut progress: impl FnMut(&str),
+) -> Result<(Book, GrowReport), String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(o.threads.max(1))
         .build()
@@ -250,7 +271,11 @@ pub fn grow(book: &Book, o: &GrowOptions, mut progress: impl FnMut(&str)) -> Res
             if visited.contains_key(&key) {
                 continue;
             }
-            let canon = if mirrored { mirror_position(&pos) } else { Position::from_fen(&pos.fen()).unwrap_or(pos) };
+            let canon = if mirrored {
+                mirror_position(&pos)
+            } else {
+                Position::from_fen(&pos.fen()).unwrap_or(pos)
+            };
             by_key
                 .entry(key)
                 .and_modify(|e| e.1 = e.1.min(ext))

@@ -6,7 +6,7 @@ use crate::core::{Color, Move, Position, Square, zobrist};
 /// The point mirrored across the central file.
 #[inline]
 pub fn mirror_square(sq: Square) -> Square {
-    Square::from_index((sq.rank() * 9 + (8 - sq.file())) as u8)
+    Square::from_index(sq.rank() * 9 + (8 - sq.file()))
 }
 
 /// The move mirrored across the central file.
@@ -84,7 +84,11 @@ mod tests {
     #[test]
     fn mirror_key_matches_the_mirrored_position() {
         let mut pos = Position::startpos();
-        assert_eq!(mirror_key(&pos), pos.key(), "the start position is symmetric");
+        assert_eq!(
+            mirror_key(&pos),
+            pos.key(),
+            "the start position is symmetric"
+        );
         for text in ["h2e2", "h9g7", "b0c2", "i9h9", "c3c4"] {
             let m = Move::parse_iccs(text).unwrap();
             pos.make_move(m);
@@ -96,6 +100,9 @@ mod tests {
             assert_eq!(mirror_square(mirror_square(sq)), sq);
             assert_eq!(mirror_square(sq).rank(), sq.rank());
         }
-        assert_eq!(mirror_move(Move::parse_iccs("h2e2").unwrap()).to_string(), "b2e2");
+        assert_eq!(
+            mirror_move(Move::parse_iccs("h2e2").unwrap()).to_string(),
+            "b2e2"
+        );
     }
 }

@@ -168,11 +168,7 @@ impl Book {
                 add(r, mirror_move(r.mv));
             }
         }
-        out.sort_by(|a, b| {
-            b.weight
-                .cmp(&a.weight)
-                .then(a.mv.bits().cmp(&b.mv.bits()))
-        });
+        out.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.mv.bits().cmp(&b.mv.bits())));
         out
     }
 
@@ -252,7 +248,11 @@ mod tests {
         let mut pos = Position::startpos();
         pos.make_move(Move::parse_iccs("h2e2").unwrap());
         let book = Book::from_records(
-            vec![rec(&pos, "h9g7", 5), rec(&pos, "b9c7", 2), rec(&pos, "h9g7", 1)],
+            vec![
+                rec(&pos, "h9g7", 5),
+                rec(&pos, "b9c7", 2),
+                rec(&pos, "h9g7", 1),
+            ],
             vec![],
         );
         assert_eq!(book.len(), 2, "duplicates merge");

@@ -21,7 +21,10 @@ pub fn parse_pgn(text: &str) -> Vec<GameLine> {
     let mut body = String::new();
     let mut start_line = 1;
     let mut in_moves = false;
-    let flush = |tags: &mut Vec<(String, String)>, body: &mut String, line: usize, out: &mut Vec<GameLine>| {
+    let flush = |tags: &mut Vec<(String, String)>,
+                 body: &mut String,
+                 line: usize,
+                 out: &mut Vec<GameLine>| {
         let moves = movetext_tokens(body);
         if !moves.is_empty() || !tags.is_empty() {
             let tag = |name: &str| {
@@ -99,8 +102,7 @@ pub fn movetext_tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for tok in cleaned.split_whitespace() {
         // "12." / "12..." / "12.h2e2" / "12。" (a number glued to the move)
-        let t = if tok.starts_with(|c: char| c.is_ascii_digit())
-            && tok.contains(['.', '。', '、'])
+        let t = if tok.starts_with(|c: char| c.is_ascii_digit()) && tok.contains(['.', '。', '、'])
         {
             tok.trim_start_matches(|c: char| c.is_ascii_digit())
                 .trim_start_matches(['.', '。', '、'])
