@@ -119,7 +119,10 @@ fn mirrored_probes_agree() {
         assert_eq!(a, b, "{}", pos.fen());
         compared += usize::from(!a.is_empty());
     }
-    assert!(compared > 1000, "{compared} positions with book moves compared");
+    assert!(
+        compared > 1000,
+        "{compared} positions with book moves compared"
+    );
 }
 
 /// Random legal lines from the start (seeded), as ICCS text.

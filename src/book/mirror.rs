@@ -1,7 +1,19 @@
 //! Left-right mirroring: file `f` becomes `8 - f`. Xiangqi is symmetric under it, so a book
 //! stores one of each mirrored pair of positions and a probe looks up both.
 
-use crate::core::{Color, Move, Position, Square, zobrist};
+use crate::core::{Color, Move, Piece, Position, Square, zobrist};
+use std::sync::LazyLock;
+
+/// `piece_key(piece, mirror_square(sq))` for every piece and point.
+static MIRRORED_KEYS: LazyLock<[[u64; 90]; Piece::NUM]> = LazyLock::new(|| {
+    let mut t = [[0u64; 90]; Piece::NUM];
+    for p in Piece::ALL {
+        for sq in Square::ALL {
+            t[p.index()][sq.index()] = zobrist::piece_key(p, mirror_square(sq));
+        }
+    }
+    t
+});
 
 /// The point mirrored across the central file.
 #[inline]
@@ -16,17 +28,19 @@ pub fn mirror_move(m: Move) -> Move {
 }
 
 /// The Zobrist key the mirrored position would have, computed from the piece placement
-/// (about 32 table look-ups, no position built).
+/// (one table look-up per piece, no position built).
 #[inline]
 pub fn mirror_key(pos: &Position) -> u64 {
+    let table = &*MIRRORED_KEYS;
     let mut key = if pos.side_to_move() == Color::Black {
         zobrist::side_key()
     } else {
         0
     };
-    for sq in pos.occupied() {
-        if let Some(p) = pos.piece_on(sq) {
-            key ^= zobrist::piece_key(p, mirror_square(sq));
+    for p in Piece::ALL {
+        let keys = &table[p.index()];
+        for sq in pos.pieces(p.color(), p.kind()) {
+            key ^= keys[sq.index()];
         }
     }
     key

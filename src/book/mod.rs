@@ -29,6 +29,10 @@ use std::path::Path;
 pub struct Book {
     records: Vec<Record>,
     names: Vec<(u64, String)>,
+    /// `index[b]..index[b + 1]`: the records whose key has top bits `b` (keys are uniform,
+    /// so a bucket holds about one record and a lookup touches two or three cache lines).
+    index: Vec<u32>,
+    shift: u32,
 }
 
 /// A move a probe found, in the probed position's orientation.
@@ -63,9 +67,27 @@ impl Book {
         }
         names.sort_by_key(|n| n.0);
         names.dedup_by_key(|n| n.0);
+        Book::indexed(merged, names)
+    }
+
+    /// A book over sorted, unique records, with its bucket index built.
+    fn indexed(records: Vec<Record>, names: Vec<(u64, String)>) -> Book {
+        let bits = (usize::BITS - records.len().leading_zeros()).clamp(1, 24);
+        let shift = 64 - bits;
+        let buckets = 1usize << bits;
+        let mut index = Vec::with_capacity(buckets + 1);
+        let mut i = 0usize;
+        for b in 0..=buckets {
+            while i < records.len() && ((records[i].key >> shift) as usize) < b {
+                i += 1;
+            }
+            index.push(i as u32);
+        }
         Book {
-            records: merged,
+            records,
             names,
+            index,
+            shift,
         }
     }
 
@@ -78,7 +100,7 @@ impl Book {
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
         let (records, names) = format::decode(bytes)?;
-        Ok(Book { records, names })
+        Ok(Book::indexed(records, names))
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -112,9 +134,14 @@ impl Book {
     /// The records stored under `key` (stored orientation).
     #[inline]
     pub fn lookup(&self, key: u64) -> &[Record] {
-        let start = self.records.partition_point(|r| r.key < key);
-        let len = self.records[start..].partition_point(|r| r.key == key);
-        &self.records[start..start + len]
+        let b = (key >> self.shift) as usize;
+        let (Some(&lo), Some(&hi)) = (self.index.get(b), self.index.get(b + 1)) else {
+            return &[];
+        };
+        let bucket = &self.records[lo as usize..hi as usize];
+        let start = bucket.partition_point(|r| r.key < key);
+        let len = bucket[start..].partition_point(|r| r.key == key);
+        &bucket[start..start + len]
     }
 
     /// The name a line of the source gave to `pos` (or to its mirror).
@@ -133,7 +160,11 @@ impl Book {
     pub fn probe(&self, pos: &Position) -> Vec<BookMove> {
         let key = pos.key();
         let mkey = mirror_key(pos);
-        let mut out: Vec<BookMove> = Vec::new();
+        let (here, there) = (
+            self.lookup(key),
+            if mkey != key { self.lookup(mkey) } else { &[] },
+        );
+        let mut out: Vec<BookMove> = Vec::with_capacity(2 * (here.len() + there.len()));
         let mut add = |r: &Record, mv: Move| {
             if !pos.is_legal(mv) {
                 return;
@@ -156,17 +187,15 @@ impl Book {
                 }),
             }
         };
-        for r in self.lookup(key) {
+        for r in here {
             add(r, r.mv);
             if mkey == key && mirror_move(r.mv) != r.mv {
                 // a symmetric position: the move and its mirror image are one choice
                 add(r, mirror_move(r.mv));
             }
         }
-        if mkey != key {
-            for r in self.lookup(mkey) {
-                add(r, mirror_move(r.mv));
-            }
+        for r in there {
+            add(r, mirror_move(r.mv));
         }
         out.sort_by(|a, b| b.weight.cmp(&a.weight).then(a.mv.bits().cmp(&b.mv.bits())));
         out
