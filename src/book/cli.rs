@@ -142,7 +142,7 @@ pub fn run_probe(book: &Path, fen: Option<&str>, moves: &[String]) -> Result<(),
         child.make_move(m.mv);
         let name = b.name(&child).map(|n| format!("  {n}")).unwrap_or_default();
         println!(
-            "{:<6} {:<10} {:>6} {:>6.1}% {:>6} {:>5}  {}{name}",
+            "{:<6} {}  {:>6} {:>6.1}% {:>6} {:>5}  {}{name}",
             m.mv.to_string(),
             to_chinese(&pos, m.mv),
             m.weight,
