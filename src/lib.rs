@@ -2,6 +2,7 @@
 //!
 //! Layers (arrows point down only): `tools` -> `core`. See `DESIGN.md` for the map.
 
+pub mod book;
 pub mod core;
 pub mod engine;
 pub mod eval;

@@ -6,6 +6,8 @@
 mod command;
 pub mod options;
 
+use crate::book::choose::book_move;
+use crate::book::{BookSet, Randomness, Rng};
 use crate::core::{Move, Position};
 use crate::engine::{Engine, Options};
 use crate::search::params::{MAX_PLY, REPETITION_WIN};
@@ -64,6 +66,62 @@ struct Session {
     table: Arc<crate::search::tt::TranspositionTable>,
     banned: Vec<String>,
     settings: Settings,
+    book: BookState,
+}
+
+/// The opening book of the session: loaded when `usebook` is switched on (or `bookfiles`
+/// changes while it is on), so a missing file costs nothing until the book is wanted.
+struct BookState {
+    on: bool,
+    /// The `bookfiles` value; empty = the shipped book.
+    files: String,
+    randomness: Randomness,
+    books: BookSet,
+    rng: Rng,
+}
+
+impl BookState {
+    fn new() -> BookState {
+        // `CHARIOT_BOOK_SEED` fixes the choices (tests); otherwise the clock seeds them
+        let rng = std::env::var("CHARIOT_BOOK_SEED")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .map_or_else(Rng::from_time, Rng::new);
+        BookState {
+            on: false,
+            files: String::new(),
+            randomness: Randomness::None,
+            books: BookSet::default(),
+            rng,
+        }
+    }
+
+    /// Loads the books named (or the shipped one); the problems as `info string` texts.
+    fn load(&mut self) -> Vec<String> {
+        let list = if self.files.trim().is_empty() {
+            match crate::book::default_book_path() {
+                Some(p) => p.display().to_string(),
+                None => {
+                    self.books = BookSet::default();
+                    return vec![
+                        "warning: no book file given and book/chariot.book not found beside the executable or in the working directory; playing without a book".into(),
+                    ];
+                }
+            }
+        } else {
+            self.files.clone()
+        };
+        let (books, errors) = BookSet::load_list(&list);
+        self.books = books;
+        let mut out: Vec<String> = errors
+            .into_iter()
+            .map(|e| format!("warning: {e}"))
+            .collect();
+        if self.books.is_empty() && out.is_empty() {
+            out.push("warning: no book file named; playing without a book".into());
+        }
+        out
+    }
 }
 
 /// Runs the loop on stdin until `quit` or end of input.
@@ -100,6 +158,7 @@ pub fn run() {
         ponder_clock: None,
         table,
         banned: Vec::new(),
+        book: BookState::new(),
         settings: Settings {
             dialect: Dialect::Ucci,
             use_millisec: true,
@@ -325,9 +384,30 @@ impl Session {
                     "showwdl" => self.settings.show_wdl = b,
                     "resign" => self.settings.resign = b,
                     "debug" => self.settings.debug = b,
+                    "usebook" => {
+                        self.book.on = b;
+                        if b {
+                            for w in self.book.load() {
+                                self.info(&w);
+                            }
+                        }
+                    }
                     _ => {}
                 },
             },
+            ("bookfiles", _) => {
+                // UCI GUIs send `<empty>` for an empty string
+                self.book.files = if v == "<empty>" {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                if self.book.on {
+                    for w in self.book.load() {
+                        self.info(&w);
+                    }
+                }
+            }
             ("rules", _) => match v.parse() {
                 Ok(r) => self.engine_lock().set_rules(r),
                 Err(_) => bad(self),
@@ -335,6 +415,10 @@ impl Session {
             (_, options::Kind::Combo(vars)) if !vars.iter().any(|x| x.eq_ignore_ascii_case(v)) => {
                 bad(self)
             }
+            ("randomness", _) => match v.parse() {
+                Ok(r) => self.book.randomness = r,
+                Err(_) => bad(self),
+            },
             ("newgame", options::Kind::Button) => self.engine_lock().new_game(),
             _ => {}
         }
@@ -378,6 +462,44 @@ impl Session {
         send(&line);
     }
 
+    /// Answers from the book when it has a playable move: the offered moves as `info` lines
+    /// (UCCI as ElephantEye prints them: `info depth 0 score <weight> pv <move>`), then the
+    /// chosen move. False when the position is not in the book or no book move is playable.
+    fn play_book_move(&mut self) -> bool {
+        if self.book.books.is_empty() {
+            return false;
+        }
+        let pos = self.engine_lock().position().clone();
+        let banned: Vec<Move> = self
+            .banned
+            .iter()
+            .filter_map(|t| Move::parse_iccs(t).filter(|&m| pos.is_legal(m)))
+            .collect();
+        let Some(choice) = book_move(
+            &self.book.books,
+            &pos,
+            self.book.randomness,
+            &mut self.book.rng,
+            &banned,
+        ) else {
+            return false;
+        };
+        let total: u32 = choice.offered.iter().map(|b| u32::from(b.weight)).sum();
+        for b in &choice.offered {
+            match self.settings.dialect {
+                Dialect::Ucci => send(&format!("info depth 0 score {} pv {}", b.weight, b.mv)),
+                Dialect::Uci => send(&format!(
+                    "info string book move {} {} weight {} of {total}",
+                    b.mv,
+                    crate::core::notation::to_chinese(&pos, b.mv),
+                    b.weight
+                )),
+            }
+        }
+        send(&format!("bestmove {}", choice.mv));
+        true
+    }
+
     fn go(&mut self, p: GoParams) {
         let st = self.settings;
         if p.depth == Some(0) {
@@ -387,6 +509,9 @@ impl Session {
             } else {
                 "nobestmove"
             });
+            return;
+        }
+        if self.book.on && !p.infinite && !p.ponder && self.play_book_move() {
             return;
         }
         let unit = |v: u64| {
