@@ -1,5 +1,6 @@
-//! Command-line features built on the library: perft (more to come: bench, judge, match).
+//! Command-line features built on the library: perft, bench, judge, tune.
 
 pub mod bench;
 pub mod judge;
 pub mod perft;
+pub mod tune;
