@@ -140,6 +140,13 @@ enum TuneAction {
         /// Adam step size (centipawns).
         #[arg(long, default_value_t = 1.0)]
         lr: f64,
+        /// Positions from other games to check the fit on; the weights kept are those with
+        /// the lowest error there (checked every 50 epochs).
+        #[arg(long)]
+        valid: Option<std::path::PathBuf>,
+        /// Keep the weights of these groups (name prefixes, e.g. `pst`, `material`) as they are.
+        #[arg(long, num_args = 1.., value_name = "GROUP")]
+        freeze: Vec<String>,
         /// L2 pull towards the current weights.
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
@@ -456,6 +463,8 @@ fn run_tune(action: TuneAction) -> Result<(), String> {
         }
         TuneAction::Fit {
             data,
+            valid,
+            freeze,
             epochs,
             lr,
             l2,
@@ -482,10 +491,22 @@ fn run_tune(action: TuneAction) -> Result<(), String> {
                 l2,
                 k,
                 threads,
+                freeze,
             };
-            let fit = tune::fit(&set, &chariot::eval::weights::W, &opts, |epoch, loss| {
-                eprintln!("epoch {epoch} error {loss:.6}")
-            })?;
+            let valid = match valid {
+                Some(path) => Some(tune::load(std::slice::from_ref(&path))?),
+                None => None,
+            };
+            let fit = tune::fit(
+                &set,
+                valid.as_ref(),
+                &chariot::eval::weights::W,
+                &opts,
+                |epoch, loss, v| match v {
+                    Some(v) => eprintln!("epoch {epoch} error {loss:.6} validation {v:.6}"),
+                    None => eprintln!("epoch {epoch} error {loss:.6}"),
+                },
+            )?;
             eprintln!(
                 "K {:.4}, error {:.6} -> {:.6}, {:.0} s",
                 fit.k,
@@ -493,6 +514,12 @@ fn run_tune(action: TuneAction) -> Result<(), String> {
                 fit.loss_after,
                 start.elapsed().as_secs_f64()
             );
+            if let (Some(a), Some(b)) = (fit.valid_before, fit.valid_after) {
+                eprintln!(
+                    "validation error {a:.6} -> {b:.6} (weights of epoch {})",
+                    fit.best_epoch
+                );
+            }
             let text = tune::weights_source(&fit.weights);
             match out {
                 Some(path) => std::fs::write(&path, text)

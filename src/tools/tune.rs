@@ -252,6 +252,8 @@ pub struct FitOptions {
     /// The logistic scale; fitted to the data when `None`.
     pub k: Option<f64>,
     pub threads: usize,
+    /// Groups (by name prefix, as in `features::GROUPS`) whose weights stay as they are.
+    pub freeze: Vec<String>,
 }
 
 impl Default for FitOptions {
@@ -262,6 +264,7 @@ impl Default for FitOptions {
             l2: 0.0,
             k: None,
             threads: 2,
+            freeze: Vec::new(),
         }
     }
 }
@@ -437,20 +440,39 @@ pub struct Fit {
     pub k: f64,
     pub loss_before: f64,
     pub loss_after: f64,
+    /// Error on the validation set before and after, if one was given.
+    pub valid_before: Option<f64>,
+    pub valid_after: Option<f64>,
+    /// The epoch whose weights were kept.
+    pub best_epoch: usize,
 }
 
-/// Tunes `start` on `data`; `progress` hears (epoch, error) now and then.
+/// Tunes `start` on `data`; `progress` hears (epoch, error, validation error) every 50
+/// epochs. With a validation set (positions from other games) the weights returned are those
+/// of the check with the lowest validation error (early stopping).
 pub fn fit(
     data: &Dataset,
+    valid: Option<&Dataset>,
     start: &[S],
     opts: &FitOptions,
-    mut progress: impl FnMut(usize, f64) + Send,
+    mut progress: impl FnMut(usize, f64, Option<f64>) + Send,
 ) -> Result<Fit, String> {
     if data.is_empty() {
         return Err("no positions to tune on".into());
     }
     if opts.threads == 0 {
         return Err("--threads must be at least 1".into());
+    }
+    if let Some(f) = opts
+        .freeze
+        .iter()
+        .find(|f| !GROUPS.iter().any(|g| g.0.starts_with(f.as_str())))
+    {
+        let names: Vec<&str> = GROUPS.iter().map(|g| g.0).collect();
+        return Err(format!(
+            "no weight group starts with '{f}' (groups: {})",
+            names.join(", ")
+        ));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
@@ -463,7 +485,23 @@ pub fn fit(
             .collect();
         let k = opts.k.unwrap_or_else(|| fit_k(data, &w0));
         let loss_before = loss(data, &w0, k);
+        let valid = valid.filter(|v| !v.is_empty());
+        // the king's material is never on the board twice: it stays 0
+        let mut frozen = vec![false; w0.len()];
+        frozen[2 * MATERIAL] = true;
+        frozen[2 * MATERIAL + 1] = true;
+        for &(name, start, len) in GROUPS {
+            if opts.freeze.iter().any(|f| name.starts_with(f.as_str())) {
+                frozen[2 * start..2 * (start + len)].fill(true);
+            }
+        }
         let mut w = w0.clone();
+        let mut best = (
+            valid.map_or(f64::INFINITY, |v| loss(v, &w0, k)),
+            w0.clone(),
+            0,
+        );
+        let valid_before = valid.map(|_| best.0);
         let (b1, b2, eps) = (0.9, 0.999, 1e-8);
         let mut m = vec![0.0; w.len()];
         let mut v = vec![0.0; w.len()];
@@ -472,20 +510,32 @@ pub fn fit(
             for i in 0..w.len() {
                 g[i] += 2.0 * opts.l2 * (w[i] - w0[i]);
             }
-            // the king's material is never on the board twice: keep it at 0
-            g[2 * MATERIAL] = 0.0;
-            g[2 * MATERIAL + 1] = 0.0;
             for i in 0..w.len() {
+                if frozen[i] {
+                    continue;
+                }
                 m[i] = b1 * m[i] + (1.0 - b1) * g[i];
                 v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
                 let mh = m[i] / (1.0 - b1.powi(epoch as i32));
                 let vh = v[i] / (1.0 - b2.powi(epoch as i32));
                 w[i] -= opts.lr * mh / (vh.sqrt() + eps);
             }
-            if epoch % 100 == 0 || epoch == opts.epochs {
-                progress(epoch, loss(data, &w, k));
+            if epoch % 50 == 0 || epoch == opts.epochs {
+                let v = valid.map(|v| loss(v, &w, k));
+                if let Some(v) = v
+                    && v < best.0
+                {
+                    best = (v, w.clone(), epoch);
+                }
+                progress(epoch, loss(data, &w, k), v);
             }
         }
+        let best_epoch = if valid.is_some() {
+            w = best.1;
+            best.2
+        } else {
+            opts.epochs
+        };
         let weights: Vec<S> = w
             .chunks(2)
             .map(|p| S(p[0].round() as i32, p[1].round() as i32))
@@ -496,6 +546,9 @@ pub fn fit(
             .collect();
         Ok(Fit {
             loss_after: loss(data, &rounded, k),
+            valid_before,
+            valid_after: valid.map(|v| loss(v, &rounded, k)),
+            best_epoch,
             weights,
             k,
             loss_before,
@@ -597,7 +650,7 @@ mod tests {
             threads: 1,
             ..FitOptions::default()
         };
-        let f = fit(&data, &W, &opts, |_, _| {}).unwrap();
+        let f = fit(&data, None, &W, &opts, |_, _, _| {}).unwrap();
         assert!(f.loss_after < f.loss_before);
         let rook = MATERIAL + 4;
         assert!(f.weights[rook].0 + f.weights[rook].1 > W[rook].0 + W[rook].1);
