@@ -2,7 +2,7 @@
 
 use chariot::core::{Move, Position};
 use chariot::rules::RuleSet;
-use chariot::tools::{bench, judge, perft};
+use chariot::tools::{bench, judge, perft, tune};
 use clap::{Parser, Subcommand};
 use std::io::Read;
 use std::process::ExitCode;
@@ -99,6 +99,11 @@ enum Command {
     Book {
         #[command(subcommand)]
         action: BookCommand,
+    },
+    /// Texel tuning of the evaluation: make training positions, fit the weights.
+    Tune {
+        #[command(subcommand)]
+        action: TuneAction,
     },
 }
 
@@ -209,6 +214,67 @@ enum BookCommand {
     },
 }
 
+#[derive(Subcommand)]
+enum TuneAction {
+    /// Play self-play games and write their quiet positions as `FEN | result` lines.
+    Gen {
+        /// File to write (positions are appended as games finish).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Games to play.
+        #[arg(long, default_value_t = 2000)]
+        games: usize,
+        /// Node budget of each move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random opening length in plies, MIN-MAX (e.g. 6-10).
+        #[arg(long, default_value = "6-10")]
+        random_plies: String,
+        /// Plies after which a game is drawn.
+        #[arg(long, default_value_t = 300)]
+        max_plies: usize,
+        /// Rule set: cxa or axf.
+        #[arg(long, default_value = "cxa")]
+        rules: String,
+    },
+    /// Fit the evaluation weights to position files; write the table as Rust source.
+    Fit {
+        /// Position files (`FEN | result` lines, result 1, 0.5 or 0 for Red).
+        #[arg(required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// Full passes of Adam over the data.
+        #[arg(long, default_value_t = 1500)]
+        epochs: usize,
+        /// Adam step size (centipawns).
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Positions from other games to check the fit on; the weights kept are those with
+        /// the lowest error there (checked every 50 epochs).
+        #[arg(long)]
+        valid: Option<std::path::PathBuf>,
+        /// Keep the weights of these groups (name prefixes, e.g. `pst`, `material`) as they are.
+        #[arg(long, num_args = 1.., value_name = "GROUP")]
+        freeze: Vec<String>,
+        /// L2 pull towards the current weights.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Logistic scale K (fitted to the data if not given).
+        #[arg(long)]
+        k: Option<f64>,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Write the table here (e.g. src/eval/weights.rs) instead of to stdout.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -268,6 +334,7 @@ fn main() -> ExitCode {
         }) => run_go(fen, &moves, depth, movetime, nodes, threads, hash, &rules),
         Some(Command::Match(args)) => chariot::tools::matchrun::run(*args),
         Some(Command::Book { action }) => run_book(action),
+        Some(Command::Tune { action }) => run_tune(action),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -538,6 +605,131 @@ fn run_book(action: BookCommand) -> Result<(), String> {
                 rules: rules.parse()?,
             };
             cli::run_export(&cli::book_path(book)?, balanced, &o, &out)
+        }
+    }
+}
+
+fn run_tune(action: TuneAction) -> Result<(), String> {
+    match action {
+        TuneAction::Gen {
+            out,
+            games,
+            nodes,
+            threads,
+            seed,
+            random_plies,
+            max_plies,
+            rules,
+        } => {
+            let range = random_plies
+                .split_once('-')
+                .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+                .or_else(|| random_plies.trim().parse().ok().map(|n| (n, n)))
+                .ok_or_else(|| format!("--random-plies '{random_plies}' is not MIN-MAX"))?;
+            let opts = tune::GenOptions {
+                games,
+                nodes,
+                threads,
+                seed,
+                random_plies: range,
+                max_plies,
+                rules: rules.parse()?,
+                ..tune::GenOptions::default()
+            };
+            let file = std::fs::File::create(&out)
+                .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+            let start = Instant::now();
+            let stats = tune::generate(&opts, file, |s| {
+                eprintln!(
+                    "{} games, {} positions ({} red wins, {} black wins, {} draws) {:.0} s",
+                    s.games,
+                    s.positions,
+                    s.red_wins,
+                    s.black_wins,
+                    s.draws,
+                    start.elapsed().as_secs_f64()
+                )
+            })?;
+            println!(
+                "wrote {} positions from {} games ({} red wins, {} black wins, {} draws) to {} in {:.0} s",
+                stats.positions,
+                stats.games,
+                stats.red_wins,
+                stats.black_wins,
+                stats.draws,
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        TuneAction::Fit {
+            data,
+            valid,
+            freeze,
+            epochs,
+            lr,
+            l2,
+            k,
+            threads,
+            out,
+        } => {
+            if !(lr > 0.0 && lr.is_finite() && l2 >= 0.0 && l2.is_finite()) {
+                return Err("--lr must be positive and --l2 not negative".into());
+            }
+            if k.is_some_and(|k| !(k > 0.0 && k.is_finite())) {
+                return Err("--k must be positive".into());
+            }
+            let start = Instant::now();
+            let set = tune::load(&data)?;
+            eprintln!(
+                "{} positions loaded in {:.1} s",
+                set.len(),
+                start.elapsed().as_secs_f64()
+            );
+            let opts = tune::FitOptions {
+                epochs,
+                lr,
+                l2,
+                k,
+                threads,
+                freeze,
+            };
+            let valid = match valid {
+                Some(path) => Some(tune::load(std::slice::from_ref(&path))?),
+                None => None,
+            };
+            let fit = tune::fit(
+                &set,
+                valid.as_ref(),
+                &chariot::eval::weights::W,
+                &opts,
+                |epoch, loss, v| match v {
+                    Some(v) => eprintln!("epoch {epoch} error {loss:.6} validation {v:.6}"),
+                    None => eprintln!("epoch {epoch} error {loss:.6}"),
+                },
+            )?;
+            eprintln!(
+                "K {:.4}, error {:.6} -> {:.6}, {:.0} s",
+                fit.k,
+                fit.loss_before,
+                fit.loss_after,
+                start.elapsed().as_secs_f64()
+            );
+            if let (Some(a), Some(b)) = (fit.valid_before, fit.valid_after) {
+                eprintln!(
+                    "validation error {a:.6} -> {b:.6} (weights of epoch {})",
+                    fit.best_epoch
+                );
+            }
+            let text = tune::weights_source(&fit.weights);
+            match out {
+                Some(path) => std::fs::write(&path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                None => {
+                    print!("{text}");
+                    Ok(())
+                }
+            }
         }
     }
 }

@@ -1,113 +1,69 @@
-//! Static evaluation, hand-crafted: material and piece-square tables tapered by game phase,
-//! mobility of rooks, horses and cannons, and a few pieces of Xiangqi knowledge (the empty
-//! central cannon 空头炮, king exposure). Scores are in centipawn-like units, about 100 for
-//! an uncrossed pawn... more exactly, a horse or cannon is about 300, as GUIs expect, from
-//! the side to move's point of view.
+//! Static evaluation, hand-crafted and tuned: material and piece-square tables tapered by
+//! game phase, mobility of rooks, horses (legs honoured) and cannons, and Xiangqi
+//! knowledge: king safety (palace attackers, missing and connected advisors and
+//! elephants, an open king file, the empty central cannon 空头炮, the bottom cannon
+//! 沉底炮, cannons aimed through screens), cannon threats, connected and stacked crossed
+//! pawns, trapped pieces (the low ends of the mobility tables) and tempo. Scores are in
+//! centipawn-like units (a horse or cannon is about 300), from the side to move's view.
 //!
-//! The tables are written for Red; Black reads them through the 180° rotation of the board,
-//! and every table is symmetric between the left and right wings, so a mirrored or
-//! colour-flipped position evaluates the same.
+//! The evaluation is linear: a sum of features times (middlegame, endgame) weights from one
+//! table ([`weights::W`], laid out by [`features`]), blended by game phase. The search runs
+//! [`evaluate`] with the weights compiled in; the tuner runs [`trace`], which returns the
+//! same features as numbers. Both go through one generic function, so they cannot differ.
+//!
+//! Features are counted from each side's own point of view (Black's squares rotated 180°)
+//! and piece-square tables are folded left-right, so a mirrored or colour-flipped position
+//! evaluates the same.
 
-use crate::core::attacks::{cannon_attacks, horse_attacks, rook_attacks};
-use crate::core::{Color, PieceType, Position, Square};
+pub mod features;
+pub mod weights;
 
-/// Middlegame and endgame values of each piece type (king, advisor, elephant, horse, rook,
-/// cannon, pawn). Pawns get their crossed-river value from the tables.
-pub const MATERIAL_MG: [i32; 7] = [0, 110, 110, 300, 640, 320, 40];
-pub const MATERIAL_EG: [i32; 7] = [0, 110, 110, 330, 680, 290, 70];
+use crate::core::attacks::{
+    advisor_attacks, between, cannon_attacks, cannon_xray, elephant_attacks, horse_attacks, masks,
+    pawn_attacks, rook_attacks,
+};
+use crate::core::{Bitboard, Color, PieceType, Position};
+use features::*;
+use weights::W;
 
-/// Phase weight of each piece type; the sum over the start position is `PHASE_MAX`.
-const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 1, 2, 1, 0];
-const PHASE_MAX: i32 = 16;
+/// A (middlegame, endgame) pair of weights.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct S(pub i32, pub i32);
 
-/// Mobility weights (per reachable point) for rook, horse, cannon, middlegame / endgame.
-const ROOK_MOB: (i32, i32) = (4, 6);
-const HORSE_MOB: (i32, i32) = (8, 10);
-const CANNON_MOB: (i32, i32) = (2, 2);
-/// A cannon on the king's file with nothing between (空头炮).
-const EMPTY_HEAD_CANNON: i32 = 60;
-/// Per missing advisor or elephant while the opponent still has attackers.
-const MISSING_DEFENDER: i32 = 20;
-/// Bonus for the side to move.
-const TEMPO: i32 = 12;
+/// Middlegame values of each piece type (king, advisor, elephant, horse, rook, cannon,
+/// pawn), as the search uses them for move ordering and pruning margins.
+pub const MATERIAL_MG: [i32; 7] = material(true);
+/// Endgame values of each piece type.
+pub const MATERIAL_EG: [i32; 7] = material(false);
 
-/// Piece-square bonus for Red on (file, rank), middlegame and endgame.
-const fn pst(kind: usize, file: i32, rank: i32) -> (i32, i32) {
-    let centre = 4 - if file > 4 { file - 4 } else { 4 - file }; // 0 at the edge .. 4 in the middle
-    match kind {
-        // king: home on the e-file, not raised
-        0 => {
-            let v = if file == 4 { 8 } else { -6 } - 10 * rank;
-            (v, v / 2)
-        }
-        // advisor and elephant: central points are better
-        1 | 2 => {
-            let v = if file == 4 { 6 } else { 0 };
-            (v, v)
-        }
-        // horse: central and forward, but not stuck on the edge or the back rank
-        3 => {
-            let fwd = if rank > 7 {
-                14 - 2 * (rank - 7)
-            } else {
-                2 * rank
-            };
-            let edge = if file == 0 || file == 8 { -18 } else { 0 };
-            let back = if rank == 0 { -12 } else { 0 };
-            let v = 3 * centre + fwd + edge + back;
-            (v, v)
-        }
-        // rook: crossing the river and holding ranks near the enemy palace
-        4 => {
-            let v = match rank {
-                0 => -6,
-                5 | 6 => 10,
-                7 => 14,
-                8 => 8,
-                _ => 2,
-            } + if file == 3 || file == 5 { 4 } else { 0 };
-            (v, v / 2)
-        }
-        // cannon: the central file and the home ranks early, less later
-        5 => {
-            let mut v = if file == 4 { 14 } else { 0 };
-            if rank == 9 {
-                v += 10; // 沉底炮
-            }
-            if rank == 2 || rank == 3 {
-                v += 4;
-            }
-            (v, v / 3 - 6)
-        }
-        // pawn: worth little at home; across the river it grows as it nears the palace,
-        // most on the central files, and less once it reaches the last rank
-        _ => {
-            if rank < 5 {
-                let v = if rank == 4 { 6 } else { 0 };
-                (v, v)
-            } else {
-                let adv = match rank {
-                    5 => 30,
-                    6 => 48,
-                    7 => 60,
-                    8 => 56,
-                    _ => 20,
-                };
-                let mid = if file >= 3 && file <= 5 { 16 } else { 0 };
-                (adv + mid, adv + mid + 30)
-            }
-        }
+const fn material(mg: bool) -> [i32; 7] {
+    let mut m = [0; 7];
+    let mut k = 0;
+    while k < 7 {
+        m[k] = if mg {
+            W[MATERIAL + k].0
+        } else {
+            W[MATERIAL + k].1
+        };
+        k += 1;
     }
+    m
 }
 
-/// `[kind][square] -> (mg, eg)` for Red.
-static PST: [[(i32, i32); 90]; 7] = {
-    let mut t = [[(0, 0); 90]; 7];
+/// Phase weight of each piece type; the sum over the start position is `PHASE_MAX`.
+pub const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 1, 2, 1, 0];
+pub const PHASE_MAX: i32 = 16;
+
+/// Material plus piece-square value of each piece type on each point, seen from its
+/// owner's side: `[kind][relative square]`.
+static PSQ: [[S; 90]; 7] = {
+    let mut t = [[S(0, 0); 90]; 7];
     let mut k = 0;
     while k < 7 {
         let mut sq = 0;
         while sq < 90 {
-            t[k][sq] = pst(k, (sq % 9) as i32, (sq / 9) as i32);
+            let p = W[pst_index(k, sq)];
+            t[k][sq] = S(W[MATERIAL + k].0 + p.0, W[MATERIAL + k].1 + p.1);
             sq += 1;
         }
         k += 1;
@@ -115,76 +71,276 @@ static PST: [[(i32, i32); 90]; 7] = {
     t
 };
 
+/// Squares strictly in front of a point on its file, from the owner's view: `[colour][sq]`.
+static AHEAD: [[Bitboard; 90]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 90]; 2];
+    let mut sq = 0;
+    while sq < 90 {
+        let (file, rank) = (sq % 9, sq / 9);
+        let (mut red, mut black) = (0u128, 0u128);
+        let mut r = 0;
+        while r < 10 {
+            if r > rank {
+                red |= 1u128 << (r * 9 + file);
+            }
+            if r < rank {
+                black |= 1u128 << (r * 9 + file);
+            }
+            r += 1;
+        }
+        t[0][sq] = Bitboard(red);
+        t[1][sq] = Bitboard(black);
+        sq += 1;
+    }
+    t
+};
+
+/// Every point except the i-file (so that a shift by one stays on the rank).
+const NOT_FILE_I: Bitboard = {
+    let mut b = 0u128;
+    let mut sq = 0;
+    while sq < 90 {
+        if sq % 9 != 8 {
+            b |= 1u128 << sq;
+        }
+        sq += 1;
+    }
+    Bitboard(b)
+};
+
+/// Where the features go: summed with the weights (search) or recorded (tuner).
+trait Sink {
+    /// A piece of `kind` on the relative square `rel` (material + piece-square), for the
+    /// side `sign` (+1 Red, -1 Black).
+    fn piece(&mut self, kind: usize, rel: usize, sign: i32);
+    /// `n` times feature `index` (already signed: positive for Red).
+    fn add(&mut self, index: usize, n: i32);
+}
+
+/// The search's sink: weights compiled in.
+#[derive(Default)]
+struct Scorer {
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Scorer {
+    #[inline(always)]
+    fn piece(&mut self, kind: usize, rel: usize, sign: i32) {
+        let s = PSQ[kind][rel];
+        self.mg += sign * s.0;
+        self.eg += sign * s.1;
+    }
+
+    #[inline(always)]
+    fn add(&mut self, index: usize, n: i32) {
+        self.mg += W[index].0 * n;
+        self.eg += W[index].1 * n;
+    }
+}
+
+/// The features of a position, Red's point of view, for the tuner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Non-zero feature counts: (weight index, count for Red minus count for Black).
+    pub features: Vec<(u16, i16)>,
+    /// Game phase, 0 (bare) ..= `PHASE_MAX` (full).
+    pub phase: i32,
+}
+
+struct Tracer {
+    counts: [i32; NUM_WEIGHTS],
+}
+
+impl Sink for Tracer {
+    fn piece(&mut self, kind: usize, rel: usize, sign: i32) {
+        self.counts[MATERIAL + kind] += sign;
+        self.counts[pst_index(kind, rel)] += sign;
+    }
+
+    fn add(&mut self, index: usize, n: i32) {
+        self.counts[index] += n;
+    }
+}
+
 /// Evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let mut mg = 0;
-    let mut eg = 0;
-    let mut phase = 0;
+    let mut s = Scorer::default();
+    let phase = terms(pos, &mut s);
+    let score = (s.mg * phase + s.eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    if pos.side_to_move() == Color::Red {
+        score
+    } else {
+        -score
+    }
+}
+
+/// The features of `pos` (Red's view) and its phase: [`evaluate`] for Red is
+/// `(Σ count·W.mg · phase + Σ count·W.eg · (PHASE_MAX − phase)) / PHASE_MAX`.
+pub fn trace(pos: &Position) -> Trace {
+    let mut t = Tracer {
+        counts: [0; NUM_WEIGHTS],
+    };
+    let phase = terms(pos, &mut t);
+    let features = t
+        .counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c != 0)
+        .map(|(i, &c)| (i as u16, c.clamp(i16::MIN as i32, i16::MAX as i32) as i16))
+        .collect();
+    Trace { features, phase }
+}
+
+/// Red's evaluation from a trace and a weight table (the tuner's check on [`trace`]).
+pub fn evaluate_trace(t: &Trace, w: &[S]) -> i32 {
+    let (mut mg, mut eg) = (0, 0);
+    for &(i, n) in &t.features {
+        mg += w[i as usize].0 * n as i32;
+        eg += w[i as usize].1 * n as i32;
+    }
+    (mg * t.phase + eg * (PHASE_MAX - t.phase)) / PHASE_MAX
+}
+
+/// Feeds every feature of `pos` to the sink; returns the phase.
+#[inline(always)]
+fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
     let occ = pos.occupancy();
     let occ_bb = pos.occupied();
+    let mut phase = 0;
+    sink.add(
+        TEMPO,
+        if pos.side_to_move() == Color::Red {
+            1
+        } else {
+            -1
+        },
+    );
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
+        let them = !color;
         let own = pos.color_pieces(color);
-        let enemy_king = pos.king_square(!color);
-        let (mut m, mut e) = (0, 0);
+        let enemy = pos.color_pieces(them);
+        let enemy_king = pos.king_square(them);
+        let enemy_palace = masks::palace(them);
+        let enemy_back_rank = if color == Color::Red { 9 } else { 0 };
+        let mut king_attackers = 0;
+
         for kind in PieceType::ALL {
             let k = kind.index();
-            for sq in pos.pieces(color, kind) {
+            let bb = pos.pieces(color, kind);
+            phase += PHASE_WEIGHT[k] * bb.count() as i32;
+            for sq in bb {
                 let rel = if color == Color::Red { sq } else { sq.flip() };
-                let (pm, pe) = PST[k][rel.index()];
-                m += MATERIAL_MG[k] + pm;
-                e += MATERIAL_EG[k] + pe;
-                phase += PHASE_WEIGHT[k];
+                sink.piece(k, rel.index(), sign);
                 match kind {
                     PieceType::Rook => {
-                        let n = (rook_attacks(sq, occ) - own).count() as i32;
-                        m += ROOK_MOB.0 * n;
-                        e += ROOK_MOB.1 * n;
+                        let att = rook_attacks(sq, occ);
+                        sink.add(ROOK_MOB + (att - own).count() as usize, sign);
+                        let hits = (att & enemy_palace).count() as i32;
+                        if hits > 0 {
+                            king_attackers += 1;
+                            sink.add(ROOK_PALACE, sign * hits);
+                        }
                     }
                     PieceType::Horse => {
-                        let n = (horse_attacks(sq, occ_bb) - own).count() as i32;
-                        m += HORSE_MOB.0 * n;
-                        e += HORSE_MOB.1 * n;
+                        let att = horse_attacks(sq, occ_bb);
+                        sink.add(HORSE_MOB + (att - own).count() as usize, sign);
+                        let hits = (att & enemy_palace).count() as i32;
+                        if hits > 0 {
+                            king_attackers += 1;
+                            sink.add(HORSE_PALACE, sign * hits);
+                        }
                     }
                     PieceType::Cannon => {
-                        let quiet = (rook_attacks(sq, occ) - occ_bb).count() as i32;
-                        let caps =
-                            (cannon_attacks(sq, occ) & pos.color_pieces(!color)).count() as i32;
-                        m += CANNON_MOB.0 * quiet + 6 * caps;
-                        e += CANNON_MOB.1 * quiet + 6 * caps;
-                        if sq.file() == enemy_king.file() && empty_between(pos, sq, enemy_king) {
-                            m += EMPTY_HEAD_CANNON;
+                        let quiet = (rook_attacks(sq, occ) - occ_bb).count() as usize;
+                        sink.add(CANNON_MOB + quiet, sign);
+                        let att = cannon_attacks(sq, occ);
+                        let caps = (att & enemy).count() as i32;
+                        if caps > 0 {
+                            sink.add(CANNON_THREAT, sign * caps);
                         }
+                        let hits = (att & enemy_palace).count() as i32;
+                        if hits > 0 {
+                            king_attackers += 1;
+                            sink.add(CANNON_PALACE, sign * hits);
+                        }
+                        if sq.file() == enemy_king.file() {
+                            if (between(sq, enemy_king) & occ_bb).is_empty() {
+                                sink.add(EMPTY_HEAD_CANNON, sign);
+                            } else {
+                                sink.add(CANNON_KING_FILE, sign);
+                            }
+                        }
+                        if cannon_xray(sq, occ).contains(enemy_king) {
+                            sink.add(CANNON_XRAY_KING, sign);
+                        }
+                        if sq.rank() == enemy_back_rank && enemy_king.rank() == enemy_back_rank {
+                            sink.add(BOTTOM_CANNON, sign);
+                        }
+                    }
+                    PieceType::Pawn if (pawn_attacks(color, sq) & enemy_palace).any() => {
+                        king_attackers += 1;
+                        sink.add(PAWN_PALACE, sign);
                     }
                     _ => {}
                 }
             }
         }
-        // king shelter: missing advisors and elephants matter while the enemy can attack
+        sink.add(KING_ATTACKERS + king_attackers.min(4), sign);
+
+        // crossed pawns: side by side, and stacked on one file
+        let crossed = pos.pieces(color, PieceType::Pawn) - masks::own_half(color);
+        if crossed.more_than_one() {
+            let pairs = (Bitboard((crossed & NOT_FILE_I).0 << 1) & crossed).count() as i32;
+            if pairs > 0 {
+                sink.add(CONNECTED_PAWNS, sign * pairs);
+            }
+            let files = crossed.fold(0u16, |f, sq| f | 1 << sq.file());
+            let stacked = crossed.count() as i32 - files.count_ones() as i32;
+            if stacked > 0 {
+                sink.add(STACKED_PAWNS, sign * stacked);
+            }
+        }
+
+        // our king's shelter against the enemy's attackers
         let attackers = [PieceType::Rook, PieceType::Horse, PieceType::Cannon]
             .iter()
-            .map(|&t| pos.pieces(!color, t).count() as i32)
-            .sum::<i32>();
-        let defenders = (pos.pieces(color, PieceType::Advisor)
-            | pos.pieces(color, PieceType::Elephant))
-        .count() as i32;
-        m -= MISSING_DEFENDER * (4 - defenders) * attackers.min(4) / 4;
-        mg += sign * m;
-        eg += sign * e;
+            .map(|&t| pos.pieces(them, t).count() as i32)
+            .sum::<i32>()
+            .min(4);
+        let advisors = pos.pieces(color, PieceType::Advisor);
+        let elephants = pos.pieces(color, PieceType::Elephant);
+        let missing_advisors = 2 - (advisors.count() as i32).min(2);
+        let missing_elephants = 2 - (elephants.count() as i32).min(2);
+        sink.add(MISSING_ADVISOR_X_ATT, sign * missing_advisors * attackers);
+        sink.add(MISSING_ELEPHANT_X_ATT, sign * missing_elephants * attackers);
+        let enemy_cannons = pos.pieces(them, PieceType::Cannon).count() as i32;
+        if missing_elephants > 0 && enemy_cannons > 0 {
+            sink.add(
+                MISSING_ELEPHANT_X_CANNON,
+                sign * missing_elephants * enemy_cannons,
+            );
+        }
+        if advisors.count() == 2
+            && let Some(a) = advisors.lsb()
+            && (advisor_attacks(a) & advisors).any()
+        {
+            sink.add(ADVISORS_CONNECTED, sign);
+        }
+        if elephants.count() == 2
+            && let Some(e) = elephants.lsb()
+            && (elephant_attacks(e, occ_bb) & elephants).any()
+        {
+            sink.add(ELEPHANTS_CONNECTED, sign);
+        }
+        let king = pos.king_square(color);
+        let enemy_rooks = pos.pieces(them, PieceType::Rook).count() as i32;
+        if enemy_rooks > 0 && (AHEAD[color.index()][king.index()] & own).is_empty() {
+            sink.add(KING_FILE_OPEN_X_ROOKS, sign * enemy_rooks);
+        }
     }
-    let phase = phase.min(PHASE_MAX);
-    let score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-    let stm = if pos.side_to_move() == Color::Red {
-        score
-    } else {
-        -score
-    };
-    stm + TEMPO
-}
-
-/// No piece between two points on one file.
-fn empty_between(pos: &Position, a: Square, b: Square) -> bool {
-    (crate::core::attacks::between(a, b) & pos.occupied()).is_empty()
+    phase.min(PHASE_MAX)
 }
 
 #[cfg(test)]
@@ -228,20 +384,150 @@ mod tests {
         format!("{} {side}", board.join("/"))
     }
 
+    /// Positions from the bench plus those reached by random legal moves from them.
+    fn sample_positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        for fen in crate::tools::bench::POSITIONS {
+            let mut pos = Position::from_fen(fen).unwrap();
+            out.push(pos.clone());
+            for _ in 0..24 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.make_move(legal.as_slice()[(seed % legal.len() as u64) as usize]);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
     #[test]
     fn symmetric_under_mirror_and_colour_flip() {
-        for fen in [
-            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
-            "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 b",
-            "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w",
-        ] {
-            let p = Position::from_fen(fen).unwrap();
-            let m = Position::from_fen(&mirror(fen)).unwrap();
-            let f = Position::from_fen(&colour_flip(fen)).unwrap();
+        let mut checked = 0;
+        for p in sample_positions() {
+            let fen = p.fen();
+            let fen = fen.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            let m = Position::from_fen(&mirror(&fen)).unwrap();
+            let f = Position::from_fen(&colour_flip(&fen)).unwrap();
             assert_eq!(evaluate(&p), evaluate(&m), "mirror of {fen}");
             assert_eq!(evaluate(&p), evaluate(&f), "colour flip of {fen}");
+            // the flipped position's features are Red's and Black's swapped
+            let (tp, tf) = (trace(&p), trace(&f));
+            let negated: Vec<(u16, i16)> = tp.features.iter().map(|&(i, n)| (i, -n)).collect();
+            assert_eq!(negated, tf.features, "features of the colour flip of {fen}");
+            checked += 1;
         }
+        assert!(checked > 500);
+    }
+
+    #[test]
+    fn trace_reproduces_evaluate() {
+        for p in sample_positions() {
+            let red = evaluate_trace(&trace(&p), &W);
+            let stm = if p.side_to_move() == Color::Red {
+                red
+            } else {
+                -red
+            };
+            assert_eq!(stm, evaluate(&p), "{}", p.fen());
+        }
+    }
+
+    /// Red's minus Black's count of a feature in a position.
+    fn count(fen: &str, index: usize) -> i32 {
+        let t = trace(&Position::from_fen(fen).unwrap());
+        t.features
+            .iter()
+            .find(|&&(i, _)| i as usize == index)
+            .map_or(0, |&(_, n)| n as i32)
+    }
+
+    #[test]
+    fn cannon_terms_fire_where_they_should() {
+        // red cannon e2 facing the black king e9 over an empty file: 空头炮
+        let empty = "4k4/9/9/9/9/9/9/4C4/9/3K5 w";
+        assert_eq!(count(empty, EMPTY_HEAD_CANNON), 1);
+        assert_eq!(count(empty, CANNON_KING_FILE), 0);
+        // a black advisor between: on the king's file, not empty-headed
+        let screened = "4k4/4a4/9/9/9/9/9/4C4/9/3K5 b";
+        assert_eq!(count(screened, EMPTY_HEAD_CANNON), 0);
+        assert_eq!(count(screened, CANNON_KING_FILE), 1);
+        // two men between: an x-ray on the king
+        let xray = "4k4/4a4/9/9/4p4/9/9/4C4/9/3K5 w";
+        assert_eq!(count(xray, CANNON_XRAY_KING), 1);
+        assert_eq!(count(screened, CANNON_XRAY_KING), 0);
+        // a cannon on Black's back rank while the black king is on it: 沉底炮
+        assert_eq!(count("C3k4/9/9/9/9/9/9/9/9/3K5 w", BOTTOM_CANNON), 1);
+        assert_eq!(count("C8/4k4/9/9/9/9/9/9/9/3K5 w", BOTTOM_CANNON), 0);
+        // a cannon over a screen attacks a black rook, not a rook without a screen
+        assert_eq!(count("3k5/9/9/9/9/r8/P8/C8/9/4K4 w", CANNON_THREAT), 1);
+        assert_eq!(count("3k5/9/9/9/9/r8/9/C8/9/4K4 w", CANNON_THREAT), 0);
+    }
+
+    #[test]
+    fn shelter_terms_fire_where_they_should() {
+        let both = "3k5/9/9/9/9/9/9/9/4A4/3AK4 w";
+        assert_eq!(count(both, ADVISORS_CONNECTED), 1);
+        let apart = "3k5/9/9/9/9/9/9/9/9/3AKA3 w";
+        assert_eq!(count(apart, ADVISORS_CONNECTED), 0);
+        let elephants = "3k5/9/9/9/9/9/9/4B4/9/2B1K4 w";
+        assert_eq!(count(elephants, ELEPHANTS_CONNECTED), 1);
+        // the eye between them blocked
+        let blocked = "3k5/9/9/9/9/9/9/4B4/3N5/2B1K4 w";
+        assert_eq!(count(blocked, ELEPHANTS_CONNECTED), 0);
+        // Black has a rook; Red's king file is open, then shielded by a pawn
+        assert_eq!(
+            count("r2k5/9/9/9/9/9/9/9/9/4K4 w", KING_FILE_OPEN_X_ROOKS),
+            1
+        );
+        assert_eq!(
+            count("r2k5/9/9/9/9/9/4P4/9/9/4K4 w", KING_FILE_OPEN_X_ROOKS),
+            0
+        );
+        // missing defenders count only against attackers
+        let bare = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RN2K2NR w";
+        assert_eq!(count(bare, MISSING_ADVISOR_X_ATT), 2 * 4);
+        assert_eq!(count(bare, MISSING_ELEPHANT_X_ATT), 2 * 4);
+        assert_eq!(count(bare, MISSING_ELEPHANT_X_CANNON), 2 * 2);
+        // Red's bare palace costs nothing against a bare Black; Black's, against Red's
+        // four attackers, counts for Black (negative)
+        let no_attackers = "3k5/9/9/9/9/9/9/9/9/RN2K2NR w";
+        assert_eq!(count(no_attackers, MISSING_ADVISOR_X_ATT), -2 * 4);
+        let no_attackers = "3k5/9/9/9/9/9/9/9/9/4K4 w";
+        assert_eq!(count(no_attackers, MISSING_ADVISOR_X_ATT), 0);
+    }
+
+    #[test]
+    fn attack_and_pawn_terms_fire_where_they_should() {
+        // a red rook on f4 reaches f7, f8, f9 (3 palace points); a horse on c6 reaches
+        // d8 and e7: two attackers (and Black none)
+        let fen = "3k5/9/9/2N6/9/5R3/9/9/9/4K4 w";
+        assert_eq!(count(fen, ROOK_PALACE), 3);
+        assert_eq!(count(fen, HORSE_PALACE), 2);
+        assert_eq!(count(fen, KING_ATTACKERS + 2), 1);
+        assert_eq!(count(fen, KING_ATTACKERS), -1);
+        let far = "3k5/9/9/9/9/9/9/9/R8/4K4 w";
+        assert_eq!(count(far, ROOK_PALACE), 0);
+        assert_eq!(count(far, KING_ATTACKERS + 1), 0);
+        // crossed pawns side by side on rank 6 (c and d), a stacked pair on g
+        let pawns = "3k5/9/9/2PP2P2/6P2/9/9/9/9/4K4 w";
+        assert_eq!(count(pawns, CONNECTED_PAWNS), 1);
+        assert_eq!(count(pawns, STACKED_PAWNS), 1);
+        // side by side on the i- and a-files of neighbouring ranks is not a pair
+        let wrap = "3k5/9/9/P8/8P/9/9/9/9/4K4 w";
+        assert_eq!(count(wrap, CONNECTED_PAWNS), 0);
+    }
+
+    #[test]
+    fn trapped_pieces_score_lower_mobility() {
+        // a horse on a1 with both legs (a2, b1) blocked reaches nothing; free, three points
+        assert_eq!(count("3k5/9/9/9/9/9/9/C8/NR7/4K4 w", HORSE_MOB), 1);
+        assert_eq!(count("3k5/9/9/9/9/9/9/9/N8/4K4 w", HORSE_MOB + 3), 1);
     }
 
     #[test]

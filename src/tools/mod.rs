@@ -1,6 +1,7 @@
-//! Command-line features built on the library: perft, bench, judge, match.
+//! Command-line features built on the library: perft, bench, judge, match, tune.
 
 pub mod bench;
 pub mod judge;
 pub mod matchrun;
 pub mod perft;
+pub mod tune;
