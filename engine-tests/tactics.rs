@@ -57,7 +57,7 @@ fn mate_moves(kind: &str) -> Option<i32> {
 /// The fixed depth each kind of position is searched to.
 fn depth_for(kind: &str) -> i32 {
     match mate_moves(kind) {
-        Some(n) => 2 * n + 5,
+        Some(n) => 2 * n + 7,
         None if kind == "material" => 10,
         None => 20,
     }
