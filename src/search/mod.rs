@@ -131,6 +131,8 @@ pub struct Searcher {
     verdicts: HashMap<u64, GameResult>,
     /// Null move played at this ply (no two in a row).
     null_at: Vec<bool>,
+    /// Work since the clock was last read (see `out_of_time`).
+    ticks: u32,
     /// Static evaluation at each ply of the current line (-INFINITE when in check).
     evals: Vec<i32>,
     main: bool,
@@ -156,6 +158,7 @@ impl Searcher {
             path_dependent: false,
             verdicts: HashMap::new(),
             null_at: vec![false; MAX_PLY + 1],
+            ticks: 0,
             evals: vec![-INFINITE; MAX_PLY + 2],
             main: true,
             depth_skew: 0,
@@ -192,8 +195,14 @@ impl Searcher {
         if self.stop.load(Ordering::Relaxed) {
             return true;
         }
-        if self.nodes & 1023 == 0 {
-            let over_nodes = self.main && self.limits.nodes.is_some_and(|n| self.nodes >= n);
+        // the clock is read every 1024 nodes, or sooner when repetition verdicts (far
+        // costlier than a node) were computed: a search full of cycles still stops in time
+        self.ticks += 1;
+        let node_check = self.nodes & 1023 == 0;
+        if node_check || self.ticks >= TIME_CHECK_TICKS {
+            self.ticks = 0;
+            let over_nodes =
+                node_check && self.main && self.limits.nodes.is_some_and(|n| self.nodes >= n);
             let over_time = self.main
                 && self
                     .limits
@@ -392,6 +401,9 @@ impl Searcher {
                 sig = sig.rotate_left(7) ^ pos.key_at(b).unwrap_or(0);
             }
             let rules = self.rules;
+            if !self.verdicts.contains_key(&sig) {
+                self.ticks += TICKS_PER_VERDICT;
+            }
             let result = *self
                 .verdicts
                 .entry(sig)

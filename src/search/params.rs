@@ -63,3 +63,8 @@ pub const HISTORY_MAX: i32 = 16384;
 
 /// Does quiescence search also try the captures that lose material by static exchange?
 pub const QS_BAD_CAPTURES: bool = true;
+
+/// The clock is read after this many ticks (a node is one tick, judging a repetition cycle
+/// `TICKS_PER_VERDICT`), besides every 1024 nodes.
+pub const TIME_CHECK_TICKS: u32 = 1024;
+pub const TICKS_PER_VERDICT: u32 = 128;
