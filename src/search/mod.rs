@@ -473,16 +473,9 @@ impl Searcher {
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
+            && let Some(s) = tt_cutoff(e, ply, alpha, beta)
         {
-            let s = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+            return s;
         }
         let static_eval = if in_check {
             -INFINITE
@@ -714,16 +707,9 @@ impl Searcher {
         let entry = self.tt.probe(key);
         if let Some(e) = entry
             && !pv_node
+            && let Some(s) = tt_cutoff(e, ply, alpha, beta)
         {
-            let s = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+            return s;
         }
         let mut best = -INFINITE;
         let mut stand = -INFINITE;
@@ -786,6 +772,18 @@ impl Searcher {
         self.path_dependent = false;
         best
     }
+}
+
+/// The score of a table entry if its bound settles the window (alpha, beta) at `ply`.
+#[inline]
+fn tt_cutoff(e: tt::TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score_from_tt(e.score, ply);
+    let usable = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    usable.then_some(s)
 }
 
 /// Is this repetition settled? A position seen once before counts only when that earlier

@@ -4,6 +4,7 @@
 use crate::core::notation::{parse_any, to_chinese};
 use crate::core::{Move, Position};
 use crate::rules::{EndKind, GameResult, RuleSet, Verdict, adjudicate};
+use crate::tools::matchrun::report::json_str;
 use std::fmt::Write;
 
 /// A game to judge: a start position and move texts.
@@ -218,24 +219,6 @@ pub fn report_text(j: &Judgement) -> String {
         let _ = writeln!(s, "cycle: {}", moves.join(" "));
     }
     s
-}
-
-fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// One JSON object: `result`, `reason`, `rule_set`, `clauses`, `ply`, `kind`, `ignored`,
