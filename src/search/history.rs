@@ -55,6 +55,8 @@ pub struct History {
     counter: Box<[[Option<Move>; POINTS]; PIECES]>,
     /// `[previous slot][this slot]`, for one and two plies back.
     continuation: [Vec<i16>; 2],
+    /// Captures: `[moving piece][target point][victim kind]`.
+    capture: Vec<i16>,
 }
 
 impl Default for History {
@@ -69,6 +71,30 @@ impl History {
             quiet: Box::new([[0; POINTS]; PIECES]),
             counter: Box::new([[None; POINTS]; PIECES]),
             continuation: [vec![0; SLOTS * SLOTS], vec![0; SLOTS * SLOTS]],
+            capture: vec![0; SLOTS * 7],
+        }
+    }
+
+    #[inline]
+    fn capture_slot(pos: &Position, m: Move) -> Option<usize> {
+        let p = pos.piece_on(m.from())?;
+        let victim = pos.piece_on(m.to())?;
+        Some((p.index() * POINTS + m.to().index()) * 7 + victim.kind().index())
+    }
+
+    /// The history of capture `m` (how often it cut, against the captures tried beside it).
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        Self::capture_slot(pos, m).map_or(0, |i| i32::from(self.capture[i]))
+    }
+
+    /// Rewards (or penalises, with a negative bonus) capture `m`.
+    #[inline]
+    pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        if let Some(i) = Self::capture_slot(pos, m) {
+            let h = &mut self.capture[i];
+            let v = i32::from(*h);
+            *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
         }
     }
 
@@ -78,6 +104,7 @@ impl History {
         for c in &mut self.continuation {
             c.iter_mut().for_each(|v| *v = 0);
         }
+        self.capture.iter_mut().for_each(|v| *v = 0);
     }
 
     /// The ordering score of quiet move `m`: its history plus its continuation histories.
@@ -146,5 +173,27 @@ impl History {
         {
             self.counter[p.index()][prev.to().index()] = Some(m);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capture_history_rewards_and_penalises() {
+        let mut h = History::new();
+        // in the start position the red cannon on b2 takes the horse on b9 over the b7 cannon
+        let pos = Position::startpos();
+        let m = Move::parse_iccs("b2b9").unwrap();
+        assert!(pos.is_legal(m) && pos.piece_on(m.to()).is_some());
+        assert_eq!(h.capture_score(&pos, m), 0);
+        h.update_capture(&pos, m, 400);
+        assert!(h.capture_score(&pos, m) > 0);
+        for _ in 0..1000 {
+            h.update_capture(&pos, m, -400);
+        }
+        let s = h.capture_score(&pos, m);
+        assert!((-HISTORY_MAX..0).contains(&s), "{s}");
     }
 }

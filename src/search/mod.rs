@@ -131,6 +131,10 @@ pub struct Searcher {
     verdicts: HashMap<u64, GameResult>,
     /// Null move played at this ply (no two in a row).
     null_at: Vec<bool>,
+    /// The move left out at this ply by a singular-extension search.
+    excluded: Vec<Option<Move>>,
+    /// Double extensions on the current line up to this ply (bounded, so lines stay finite).
+    double_ext: Vec<u8>,
     /// Work since the clock was last read (see `out_of_time`).
     ticks: u32,
     /// Static evaluation at each ply of the current line (-INFINITE when in check).
@@ -158,6 +162,8 @@ impl Searcher {
             path_dependent: false,
             verdicts: HashMap::new(),
             null_at: vec![false; MAX_PLY + 1],
+            excluded: vec![None; MAX_PLY + 1],
+            double_ext: vec![0; MAX_PLY + 1],
             ticks: 0,
             evals: vec![-INFINITE; MAX_PLY + 2],
             main: true,
@@ -468,8 +474,15 @@ impl Searcher {
         }
 
         let key = pos.key();
-        let entry = self.tt.probe(key);
+        let excluded = self.excluded[ply];
+        // a search that leaves a move out learns nothing about the position as a whole
+        let entry = if excluded.is_some() {
+            None
+        } else {
+            self.tt.probe(key)
+        };
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
+        self.double_ext[ply] = if ply > 0 { self.double_ext[ply - 1] } else { 0 };
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
@@ -479,6 +492,8 @@ impl Searcher {
         }
         let static_eval = if in_check {
             -INFINITE
+        } else if excluded.is_some() {
+            self.evals[ply]
         } else {
             entry.map_or_else(|| evaluate(pos), |e| e.eval)
         };
@@ -487,7 +502,7 @@ impl Searcher {
         let improving = !in_check
             && (ply < 2 || self.evals[ply - 2] == -INFINITE || static_eval > self.evals[ply - 2]);
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // reverse futility pruning
             if depth <= RFP_MAX_DEPTH
                 && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
@@ -531,7 +546,7 @@ impl Searcher {
                 }
             }
         }
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if tt_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
 
@@ -544,10 +559,14 @@ impl Searcher {
         let mut best_move = None;
         let mut best_dependent = false;
         let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut captures_tried: Vec<Move> = Vec::new();
         let original_alpha = alpha;
         let mut i = 0usize;
         let mut any_move = false;
         while let Some(m) = picker.next(pos, &self.history) {
+            if Some(m) == excluded {
+                continue;
+            }
             any_move = true;
             let quiet = pos.piece_on(m.to()).is_none();
             let gives_check = pos.gives_check(m);
@@ -578,8 +597,55 @@ impl Searcher {
                     continue;
                 }
             }
+            // singular extension: when the hash move is much better than every other move
+            // (a reduced search without it fails low), search it one ply deeper; when even
+            // the others beat beta, cut (multi-cut); when the hash move's bound alone beats
+            // beta, search it shallower
+            let mut extension = 0;
+            if Some(m) == tt_move
+                && excluded.is_none()
+                && depth >= SE_MIN_DEPTH
+                && ply > 0
+                && let Some(e) = entry
+                && e.bound != Bound::Upper
+                && e.depth >= depth - SE_TT_DEPTH_SLACK
+            {
+                let tt_score = score_from_tt(e.score, ply);
+                if tt_score.abs() < REPETITION_WIN - MAX_PLY as i32 {
+                    let singular_beta = tt_score - SE_MARGIN * depth;
+                    self.excluded[ply] = Some(m);
+                    let s = self.search(
+                        pos,
+                        singular_beta - 1,
+                        singular_beta,
+                        (depth - 1) / 2,
+                        ply,
+                        false,
+                    );
+                    self.excluded[ply] = None;
+                    self.pv[ply].clear();
+                    if self.stop.load(Ordering::Relaxed) {
+                        return 0;
+                    }
+                    if s < singular_beta {
+                        extension = 1;
+                        if !pv_node
+                            && s < singular_beta - SE_DOUBLE_MARGIN
+                            && self.double_ext[ply] < SE_DOUBLE_MAX
+                        {
+                            extension = 2;
+                            self.double_ext[ply] += 1;
+                        }
+                    } else if singular_beta >= beta {
+                        self.path_dependent = false;
+                        return singular_beta;
+                    } else if tt_score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
             pos.make_move(m);
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let s = if i == 0 {
                 -self.search(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
@@ -631,8 +697,14 @@ impl Searcher {
                         self.pv[ply + 1] = child;
                     }
                     if s >= beta {
+                        let bonus = (depth * depth).min(400);
                         if quiet {
                             self.reward_quiet(pos, m, &quiets_tried, depth, ply, &context);
+                        } else {
+                            self.history.update_capture(pos, m, bonus);
+                        }
+                        for &c in &captures_tried {
+                            self.history.update_capture(pos, c, -bonus);
                         }
                         break;
                     }
@@ -640,14 +712,20 @@ impl Searcher {
             }
             if quiet {
                 quiets_tried.push(m);
+            } else {
+                captures_tried.push(m);
             }
             i += 1;
+        }
+        if !any_move && excluded.is_some() {
+            // only the left-out move: the others are no better than a loss
+            return alpha;
         }
         if !any_move {
             // checkmate and stalemate both lose
             return -MATE + ply as i32;
         }
-        if !best_dependent {
+        if !best_dependent && excluded.is_none() {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {

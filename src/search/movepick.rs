@@ -7,7 +7,7 @@
 //! Every move handed out is legal; none is handed out twice.
 
 use super::history::{Context, History};
-use super::params::QS_BAD_CAPTURES;
+use super::params::{CAPTURE_HISTORY_DIVISOR, QS_BAD_CAPTURES};
 use super::see::{SEE_VALUE, see_ge};
 use crate::core::{Move, MoveList, Position, gen_type};
 
@@ -165,7 +165,8 @@ impl MovePicker {
                     pos.generate::<{ gen_type::CAPTURES }>(&mut self.list.moves);
                     for i in 0..self.list.moves.len() {
                         let m = self.list.moves.as_slice()[i];
-                        self.list.scores[i] = mvv_lva(pos, m);
+                        self.list.scores[i] = mvv_lva(pos, m)
+                            + history.capture_score(pos, m) / CAPTURE_HISTORY_DIVISOR;
                     }
                     self.stage = Stage::GoodCaptures;
                 }

@@ -55,6 +55,18 @@ pub const FUTILITY_MAX_DEPTH: i32 = 5;
 /// ply less.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Singular extensions: minimum depth, how much shallower the hash entry may be, the
+/// margin below the hash score per ply, the extra margin for a double extension and the
+/// most double extensions on one line.
+pub const SE_MIN_DEPTH: i32 = 7;
+pub const SE_TT_DEPTH_SLACK: i32 = 3;
+pub const SE_MARGIN: i32 = 3;
+pub const SE_DOUBLE_MARGIN: i32 = 40;
+pub const SE_DOUBLE_MAX: u8 = 6;
+
+/// Capture ordering: most valuable victim (×8 SEE value) plus capture history over this.
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 8;
+
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 150;
 
