@@ -59,6 +59,13 @@ pub struct History {
     capture: Vec<i16>,
 }
 
+/// A history score `v` after adding `bonus` (negative: a penalty) with gravity: scores stay
+/// within ±HISTORY_MAX and a full table still learns.
+#[inline]
+fn gravity(v: i32, bonus: i32) -> i32 {
+    v + bonus - v * bonus.abs() / HISTORY_MAX
+}
+
 impl Default for History {
     fn default() -> History {
         History::new()
@@ -93,8 +100,7 @@ impl History {
     pub fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
         if let Some(i) = Self::capture_slot(pos, m) {
             let h = &mut self.capture[i];
-            let v = i32::from(*h);
-            *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+            *h = gravity(i32::from(*h), bonus) as i16;
         }
     }
 
@@ -134,8 +140,7 @@ impl History {
         for (k, prev) in ctx.prev.iter().enumerate() {
             if let Some(prev) = prev {
                 let h = &mut self.continuation[k][prev * SLOTS + slot];
-                let v = i32::from(*h);
-                *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+                *h = gravity(i32::from(*h), bonus) as i16;
             }
         }
     }
@@ -153,7 +158,7 @@ impl History {
     pub fn update_quiet(&mut self, pos: &Position, m: Move, bonus: i32) {
         if let Some(p) = pos.piece_on(m.from()) {
             let h = &mut self.quiet[p.index()][m.to().index()];
-            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+            *h = gravity(*h, bonus);
         }
     }
 

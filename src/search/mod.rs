@@ -699,7 +699,7 @@ impl Searcher {
                     if s >= beta {
                         let bonus = (depth * depth).min(400);
                         if quiet {
-                            self.reward_quiet(pos, m, &quiets_tried, depth, ply, &context);
+                            self.reward_quiet(pos, m, &quiets_tried, bonus, ply, &context);
                         } else {
                             self.history.update_capture(pos, m, bonus);
                         }
@@ -751,7 +751,7 @@ impl Searcher {
         pos: &Position,
         m: Move,
         tried: &[Move],
-        depth: i32,
+        bonus: i32,
         ply: usize,
         ctx: &Context,
     ) {
@@ -760,7 +760,6 @@ impl Searcher {
             self.killers[ply][0] = Some(m);
         }
         self.history.set_counter(pos, m);
-        let bonus = (depth * depth).min(400);
         self.history.update_all(pos, m, ctx, bonus);
         for &q in tried {
             self.history.update_all(pos, q, ctx, -bonus);
