@@ -113,6 +113,36 @@ fn lmr_table() -> Vec<[i32; 64]> {
         .collect()
 }
 
+/// What a node is expected to be: on the principal variation (open window), a cut node
+/// (expected to fail high: a zero-window node whose parent expects a refutation) or an all
+/// node (expected to fail low: every move gets searched).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Node {
+    Pv,
+    Cut,
+    All,
+}
+
+impl Node {
+    /// The kind of the first child searched with the same window: the PV continues, cut and
+    /// all nodes alternate.
+    fn child(self) -> Node {
+        match self {
+            Node::Pv => Node::Pv,
+            Node::Cut => Node::All,
+            Node::All => Node::Cut,
+        }
+    }
+
+    /// The same node searched with a zero window (a PV node becomes an all node).
+    fn without_pv(self) -> Node {
+        match self {
+            Node::Pv => Node::All,
+            other => other,
+        }
+    }
+}
+
 /// One search thread's state: its own histories and killers; the table is shared.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
@@ -363,11 +393,11 @@ impl Searcher {
             pos.make_move(m);
             self.nodes += 1;
             let s = if i == 0 {
-                -self.search(pos, -beta, -alpha, depth - 1, 1, true)
+                -self.search(pos, -beta, -alpha, depth - 1, 1, Node::Pv)
             } else {
-                let mut s = -self.search(pos, -alpha - 1, -alpha, depth - 1, 1, false);
+                let mut s = -self.search(pos, -alpha - 1, -alpha, depth - 1, 1, Node::Cut);
                 if s > alpha && s < beta {
-                    s = -self.search(pos, -beta, -alpha, depth - 1, 1, true);
+                    s = -self.search(pos, -beta, -alpha, depth - 1, 1, Node::Pv);
                 }
                 s
             };
@@ -444,8 +474,10 @@ impl Searcher {
         mut beta: i32,
         mut depth: i32,
         ply: usize,
-        pv_node: bool,
+        node: Node,
     ) -> i32 {
+        let pv_node = node == Node::Pv;
+        let cut_node = node == Node::Cut;
         self.path_dependent = false;
         self.pv[ply].clear();
         if ply >= MAX_PLY - 1 {
@@ -523,7 +555,8 @@ impl Searcher {
                     + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
                 pos.make_null();
                 self.null_at[ply] = true;
-                let mut s = -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                let mut s =
+                    -self.search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, node.child());
                 self.null_at[ply] = false;
                 pos.unmake_null();
                 if self.stop.load(Ordering::Relaxed) {
@@ -538,7 +571,7 @@ impl Searcher {
                     }
                     // verification against zugzwang: a reduced search without a null move
                     self.null_at[ply] = true;
-                    let v = self.search(pos, beta - 1, beta, depth - 1 - r, ply, false);
+                    let v = self.search(pos, beta - 1, beta, depth - 1 - r, ply, Node::All);
                     self.null_at[ply] = false;
                     if v >= beta {
                         return s;
@@ -620,7 +653,7 @@ impl Searcher {
                         singular_beta,
                         (depth - 1) / 2,
                         ply,
-                        false,
+                        node.without_pv(),
                     );
                     self.excluded[ply] = None;
                     self.pv[ply].clear();
@@ -647,7 +680,7 @@ impl Searcher {
             pos.make_move(m);
             let new_depth = depth - 1 + extension;
             let s = if i == 0 {
-                -self.search(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
+                -self.search(pos, -beta, -alpha, new_depth, ply + 1, node.child())
             } else {
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH
@@ -663,18 +696,29 @@ impl Searcher {
                     if !pv_node && !improving {
                         r += 1;
                     }
+                    if cut_node {
+                        r += LMR_CUT_NODE;
+                    }
                     if picker.is_refutation(m) {
                         r -= 1;
                     }
                     r -= hist / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                let mut s =
+                    -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, Node::Cut);
                 if s > alpha && r > 0 {
-                    s = -self.search(pos, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                    s = -self.search(
+                        pos,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        node.without_pv().child(),
+                    );
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.search(pos, -beta, -alpha, new_depth, ply + 1, true);
+                    s = -self.search(pos, -beta, -alpha, new_depth, ply + 1, Node::Pv);
                 }
                 s
             };

@@ -40,6 +40,9 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
 pub const LMR_BASE: f64 = 0.6;
 pub const LMR_DIVISOR: f64 = 2.2;
+/// Extra reduction at expected cut nodes (zero-window nodes whose parent expects to fail
+/// high: a late move there is very likely refuted).
+pub const LMR_CUT_NODE: i32 = 2;
 /// A quiet move's history (plus continuation histories) over this reduces it one ply less.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
