@@ -280,6 +280,7 @@ impl Searcher {
             .clamp(1, MAX_PLY as i32 - 8);
         let lines = self.limits.multipv.clamp(1, root.len());
         let mut scores = vec![0; lines];
+        let mut stability = TimeStability::default();
         'deepening: for iteration in 1..=max_depth {
             let depth = (iteration + self.depth_skew).min(max_depth);
             let mut reports = Vec::with_capacity(lines);
@@ -357,12 +358,18 @@ impl Searcher {
                 }
             }
             if self.main
-                && self
-                    .limits
-                    .soft_time
-                    .is_some_and(|t| self.start.elapsed() >= t)
+                && let Some(soft) = self.limits.soft_time
             {
-                break;
+                // a best move that keeps changing, or a falling score, earns more time; a
+                // settled one less (never past the hard limit; a fixed move time is kept)
+                let scale = stability.update(result.best, scores[0], depth);
+                let soft = match self.limits.hard_time {
+                    Some(hard) if hard > soft => soft.mul_f64(scale).min(hard),
+                    _ => soft,
+                };
+                if self.start.elapsed() >= soft {
+                    break;
+                }
             }
             if mate_plies(scores[0]).is_some_and(|n| n.abs() <= depth)
                 && self.limits.depth.is_none()
@@ -895,6 +902,36 @@ impl Searcher {
     }
 }
 
+/// How settled the search is, iteration by iteration: scales the soft time limit.
+#[derive(Default)]
+struct TimeStability {
+    best: Option<Move>,
+    /// Iterations in a row that kept the best move.
+    stable: u32,
+    score: Option<i32>,
+}
+
+impl TimeStability {
+    /// Records an iteration's best move and score; returns the factor for the soft limit.
+    fn update(&mut self, best: Option<Move>, score: i32, depth: i32) -> f64 {
+        if best == self.best {
+            self.stable += 1;
+        } else {
+            self.stable = 0;
+            self.best = best;
+        }
+        let drop = self
+            .score
+            .map_or(0, |s| (s - score).clamp(0, TM_SCORE_DROP_MAX));
+        self.score = Some(score);
+        if depth < TM_MIN_DEPTH {
+            return 1.0;
+        }
+        let moves = TM_STABILITY_SCALE[(self.stable as usize).min(TM_STABILITY_SCALE.len() - 1)];
+        moves * (1.0 + drop as f64 / TM_SCORE_DROP_DIVISOR)
+    }
+}
+
 /// The score of a table entry if its bound settles the window (alpha, beta) at `ply`.
 #[inline]
 fn tt_cutoff(e: tt::TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
@@ -929,4 +966,34 @@ fn has_attackers(pos: &Position) -> bool {
     [PieceType::Rook, PieceType::Horse, PieceType::Cannon]
         .iter()
         .any(|&t| pos.pieces(us, t).any())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsettled_searches_get_more_time_settled_ones_less() {
+        let a = Move::parse_iccs("h2e2").unwrap();
+        let b = Move::parse_iccs("b0c2").unwrap();
+        let mut t = TimeStability::default();
+        // shallow iterations leave the limit alone
+        assert_eq!(t.update(Some(a), 10, 1), 1.0);
+        let mut scale = 1.0;
+        for depth in 2..=TM_MIN_DEPTH + 6 {
+            scale = t.update(Some(a), 10, depth);
+        }
+        assert!(scale < 1.0, "a best move kept for many iterations: {scale}");
+        let changed = t.update(Some(b), 10, TM_MIN_DEPTH + 7);
+        assert!(changed > 1.0, "a new best move: {changed}");
+        let mut u = TimeStability::default();
+        for depth in 1..=TM_MIN_DEPTH + 6 {
+            u.update(Some(a), 10, depth);
+        }
+        let fell = u.update(Some(a), -140, TM_MIN_DEPTH + 7);
+        assert!(
+            fell > scale,
+            "a falling score earns time: {fell} vs {scale}"
+        );
+    }
 }

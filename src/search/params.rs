@@ -79,6 +79,15 @@ pub const HISTORY_MAX: i32 = 16384;
 /// Does quiescence search also try the captures that lose material by static exchange?
 pub const QS_BAD_CAPTURES: bool = true;
 
+/// Time management: the soft limit (when no new iteration starts) is scaled by how many
+/// iterations in a row kept the best move (0, 1, 2, … from the table) and by how far the
+/// score fell since the last iteration (up to `TM_SCORE_DROP_MAX`, +1 per divisor), from
+/// depth `TM_MIN_DEPTH` on.
+pub const TM_MIN_DEPTH: i32 = 6;
+pub const TM_STABILITY_SCALE: [f64; 5] = [1.8, 1.4, 1.1, 0.9, 0.75];
+pub const TM_SCORE_DROP_MAX: i32 = 150;
+pub const TM_SCORE_DROP_DIVISOR: f64 = 300.0;
+
 /// The clock is read after this many ticks (a node is one tick, judging a repetition cycle
 /// `TICKS_PER_VERDICT`), besides every 1024 nodes.
 pub const TIME_CHECK_TICKS: u32 = 1024;
