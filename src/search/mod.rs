@@ -376,6 +376,11 @@ impl Searcher {
             {
                 break;
             }
+            if !self.main && self.limits.depth.is_some() && depth >= max_depth {
+                // a helper has the answer at the depth asked for: the search is done
+                self.stop.store(true, Ordering::Relaxed);
+                break;
+            }
             if self.stop.load(Ordering::Relaxed) {
                 break;
             }
