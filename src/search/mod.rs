@@ -489,7 +489,6 @@ impl Searcher {
         node: Node,
     ) -> i32 {
         let pv_node = node == Node::Pv;
-        let cut_node = node == Node::Cut;
         self.path_dependent = false;
         self.pv[ply].clear();
         if ply >= MAX_PLY - 1 {
@@ -708,7 +707,7 @@ impl Searcher {
                     if !pv_node && !improving {
                         r += 1;
                     }
-                    if cut_node {
+                    if node == Node::Cut {
                         r += LMR_CUT_NODE;
                     }
                     if picker.is_refutation(m) {
@@ -977,24 +976,25 @@ fn has_attackers(pos: &Position) -> bool {
 mod tests {
     use super::*;
 
+    /// A stability record whose best move `m` (score 10) held from depth 1 to
+    /// `TM_MIN_DEPTH + 6`, and the scale of its last iteration.
+    fn settled(m: Move) -> (TimeStability, f64) {
+        let mut t = TimeStability::default();
+        let scale = (1..=TM_MIN_DEPTH + 6).fold(1.0, |_, d| t.update(Some(m), 10, d));
+        (t, scale)
+    }
+
     #[test]
     fn unsettled_searches_get_more_time_settled_ones_less() {
         let a = Move::parse_iccs("h2e2").unwrap();
         let b = Move::parse_iccs("b0c2").unwrap();
-        let mut t = TimeStability::default();
         // shallow iterations leave the limit alone
-        assert_eq!(t.update(Some(a), 10, 1), 1.0);
-        let mut scale = 1.0;
-        for depth in 2..=TM_MIN_DEPTH + 6 {
-            scale = t.update(Some(a), 10, depth);
-        }
+        assert_eq!(TimeStability::default().update(Some(a), 10, 1), 1.0);
+        let (mut t, scale) = settled(a);
         assert!(scale < 1.0, "a best move kept for many iterations: {scale}");
         let changed = t.update(Some(b), 10, TM_MIN_DEPTH + 7);
         assert!(changed > 1.0, "a new best move: {changed}");
-        let mut u = TimeStability::default();
-        for depth in 1..=TM_MIN_DEPTH + 6 {
-            u.update(Some(a), 10, depth);
-        }
+        let (mut u, _) = settled(a);
         let fell = u.update(Some(a), -140, TM_MIN_DEPTH + 7);
         assert!(
             fell > scale,
