@@ -622,10 +622,12 @@ impl Searcher {
             if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
                 // late-move pruning and futility pruning of quiet moves at low depth
                 // (the rest of the quiet moves still come: checks among them are searched)
-                if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
-                    continue;
-                }
-                if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                if (depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit)
+                    || (depth <= FUTILITY_MAX_DEPTH
+                        && static_eval + FUTILITY_MARGIN * depth <= alpha)
+                {
+                    // every later quiet move is pruned the same way (alpha only rises)
+                    picker.skip_quiet_ordering();
                     continue;
                 }
             }

@@ -83,6 +83,9 @@ pub struct MovePicker {
     list: Scored,
     bad: MoveList,
     bad_next: usize,
+    /// The caller prunes every remaining quiet move it would not search anyway (checks
+    /// aside): hand them out as generated, without sorting.
+    quiets_unsorted: bool,
 }
 
 /// Most valuable victim first, then least valuable attacker.
@@ -129,7 +132,14 @@ impl MovePicker {
             list: Scored::new(),
             bad: MoveList::new(),
             bad_next: 0,
+            quiets_unsorted: false,
         }
+    }
+
+    /// From now on the remaining quiet moves come in generation order: the search prunes
+    /// them all but the checks (late-move and futility pruning), so ordering them is waste.
+    pub fn skip_quiet_ordering(&mut self) {
+        self.quiets_unsorted = true;
     }
 
     /// Was `m` handed out as a killer or the countermove (a quiet refutation elsewhere)?
@@ -220,6 +230,15 @@ impl MovePicker {
                     }
                 }
                 Stage::Quiets => {
+                    if self.quiets_unsorted {
+                        while self.list.next < self.list.moves.len() {
+                            let m = self.list.moves.as_slice()[self.list.next];
+                            self.list.next += 1;
+                            if !self.special(m) {
+                                return Some(m);
+                            }
+                        }
+                    }
                     while let Some((m, _)) = self.list.pick_best() {
                         if !self.special(m) {
                             return Some(m);
@@ -258,5 +277,120 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bench positions and positions a few random moves from them (some in check).
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for fen in crate::tools::bench::POSITIONS {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ in 0..12 {
+                out.push(pos.clone());
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.make_move(legal.as_slice()[(seed % legal.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    /// Everything a picker hands out, calling `skip_quiet_ordering` after `skip_after`
+    /// moves (if given).
+    fn drain(
+        pos: &Position,
+        mode: PickMode,
+        hints: (Option<Move>, [Option<Move>; 2], Option<Move>),
+        skip_after: Option<usize>,
+    ) -> Vec<Move> {
+        let history = History::new();
+        let (tt, killers, counter) = hints;
+        let mut picker = MovePicker::new(pos, mode, tt, killers, counter, Context::of(pos));
+        let mut out = Vec::new();
+        while let Some(m) = picker.next(pos, &history) {
+            out.push(m);
+            if skip_after == Some(out.len()) {
+                picker.skip_quiet_ordering();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_legal_move_comes_once_sorted_or_not() {
+        let mut checked = 0;
+        for (n, pos) in positions().iter().enumerate() {
+            let mut legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+            if legal.len() < 3 {
+                continue;
+            }
+            legal.sort_by_key(|m| m.bits());
+            // hints: legal moves, and a move from another position (illegal here)
+            let other = Position::startpos().legal_moves().as_slice()[n % 40];
+            let quiet: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_on(m.to()).is_none())
+                .collect();
+            let hints = (
+                Some(legal[n % legal.len()]),
+                [quiet.get(n % 3).copied(), Some(other)],
+                quiet.last().copied(),
+            );
+            for skip in [None, Some(1), Some(3), Some(legal.len() / 2)] {
+                let mut got = drain(pos, PickMode::All, hints, skip);
+                got.sort_by_key(|m| m.bits());
+                assert_eq!(got, legal, "{} (skip after {skip:?})", pos.fen());
+            }
+            // quiescence: the captures, or every evasion in check
+            let mut captures: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| pos.in_check() || pos.piece_on(m.to()).is_some())
+                .collect();
+            captures.sort_by_key(|m| m.bits());
+            let mut got = drain(pos, PickMode::Captures, hints, None);
+            got.sort_by_key(|m| m.bits());
+            assert_eq!(got, captures, "{}", pos.fen());
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked}");
+    }
+
+    #[test]
+    fn quiet_moves_come_by_history_until_ordering_is_skipped() {
+        let pos = Position::startpos();
+        let mut history = History::new();
+        let ctx = Context::of(&pos);
+        // make one quiet move the clear favourite: it is the first quiet move handed out
+        let favourite = Move::parse_iccs("h0g2").unwrap();
+        history.update_all(&pos, favourite, &ctx, 400);
+        let mut picker = MovePicker::new(&pos, PickMode::All, None, [None; 2], None, ctx);
+        let mut seen = Vec::new();
+        loop {
+            let m = picker.next(&pos, &history).unwrap();
+            seen.push(m);
+            if m == favourite {
+                break;
+            }
+            assert!(pos.piece_on(m.to()).is_some(), "{m} before the favourite");
+        }
+        // the rest, unsorted, still complete the legal moves
+        picker.skip_quiet_ordering();
+        seen.extend(std::iter::from_fn(|| picker.next(&pos, &history)));
+        let mut legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        legal.sort_by_key(|m| m.bits());
+        seen.sort_by_key(|m| m.bits());
+        assert_eq!(seen, legal);
     }
 }
