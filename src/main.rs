@@ -243,6 +243,30 @@ enum TuneAction {
         #[arg(long, default_value = "cxa")]
         rules: String,
     },
+    /// Re-label positions with a search of each: Red's expected result from the search's
+    /// score, blended with the game's result.
+    Label {
+        /// Position files (`FEN | result` lines).
+        #[arg(required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// File to write (`FEN | label` lines, in input order).
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Node budget of each position's search.
+        #[arg(long, default_value_t = 10000)]
+        nodes: u64,
+        /// Weight of the search in the label; the game result gets the rest.
+        #[arg(long, default_value_t = 0.75)]
+        lambda: f64,
+        /// Logistic scale K (fitted to the positions' results if not given).
+        #[arg(long)]
+        k: Option<f64>,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Rule set: cxa or axf.
+        #[arg(long, default_value = "cxa")]
+        rules: String,
+    },
     /// Fit the evaluation weights to position files; write the table as Rust source.
     Fit {
         /// Position files (`FEN | result` lines, result 1, 0.5 or 0 for Red).
@@ -657,6 +681,51 @@ fn run_tune(action: TuneAction) -> Result<(), String> {
                 stats.red_wins,
                 stats.black_wins,
                 stats.draws,
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        TuneAction::Label {
+            data,
+            out,
+            nodes,
+            lambda,
+            k,
+            threads,
+            rules,
+        } => {
+            if k.is_some_and(|k| !(k > 0.0 && k.is_finite())) {
+                return Err("--k must be positive".into());
+            }
+            let mut lines = Vec::new();
+            for path in &data {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                lines.extend(text.lines().map(str::to_string));
+            }
+            let opts = tune::LabelOptions {
+                nodes,
+                lambda,
+                k,
+                threads,
+                rules: rules.parse()?,
+            };
+            let start = Instant::now();
+            let total = lines.len();
+            let (labelled, k) = tune::label(&lines, &opts, |n| {
+                eprintln!(
+                    "{n} / {total} positions {:.0} s",
+                    start.elapsed().as_secs_f64()
+                )
+            })?;
+            let mut text = labelled.join("\n");
+            text.push('\n');
+            std::fs::write(&out, text)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            println!(
+                "labelled {} positions (K {k:.4}, lambda {lambda}) to {} in {:.0} s",
+                labelled.len(),
                 out.display(),
                 start.elapsed().as_secs_f64()
             );

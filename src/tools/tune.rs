@@ -6,6 +6,9 @@
 //!   positions (side to move not in check, best move not a capture, no mate found) labelled
 //!   with the game's result: one `FEN | result` line each, the result from Red's side
 //!   (`1`, `0.5`, `0`).
+//! * `label` searches each such position (a fixed node budget, a cleared table) and writes
+//!   Red's expected result from the search's score, blended with the game's result: the
+//!   search's verdict is a far less noisy target than the result of one game.
 //! * `fit` reads such files, turns each position into its feature vector ([`eval::trace`]),
 //!   fits the scale `K` of the logistic `1 / (1 + 10^(-K·eval/400))` to the results, then
 //!   minimises the mean squared error between that and the results over all weights with
@@ -241,6 +244,115 @@ pub fn generate(
     Ok(stats)
 }
 
+/// Settings of `chariot tune label`.
+#[derive(Clone, Debug)]
+pub struct LabelOptions {
+    /// Node budget of each position's search.
+    pub nodes: u64,
+    /// Weight of the search's verdict in the label (the game result has `1 - lambda`).
+    pub lambda: f64,
+    /// Logistic scale turning the search score into an expected result; fitted to the
+    /// positions' results under the compiled weights when `None`.
+    pub k: Option<f64>,
+    pub threads: usize,
+    pub rules: RuleSet,
+}
+
+/// Red's expected result from a search score (side to move's view) under scale `k`: a
+/// mate found is a certain result.
+fn expected_result(score: i32, red_to_move: bool, k: f64) -> f64 {
+    let red = if red_to_move { score } else { -score };
+    match mate_plies(red) {
+        Some(n) if n > 0 => 1.0,
+        Some(_) => 0.0,
+        None => sigmoid(k, red as f64),
+    }
+}
+
+/// Re-labels `FEN | result` lines with what a search of each position expects, blended
+/// with the game's result: `lambda · sigmoid(K · score) + (1 − lambda) · result`. Every
+/// position is searched from a cleared table, so the labels do not depend on the order or
+/// the threads. Returns the lines to write (input order) and the `K` used.
+pub fn label(
+    lines: &[String],
+    opts: &LabelOptions,
+    progress: impl Fn(usize) + Sync,
+) -> Result<(Vec<String>, f64), String> {
+    if opts.nodes == 0 || opts.threads == 0 {
+        return Err("--nodes and --threads must be at least 1".into());
+    }
+    if !(0.0..=1.0).contains(&opts.lambda) {
+        return Err("--lambda must be between 0 and 1".into());
+    }
+    let parsed: Vec<(Position, f32)> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(n, l)| parse_line(l.trim()).map_err(|e| format!("line {}: {e}", n + 1)))
+        .collect::<Result<_, _>>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", opts.threads))?;
+    let k = match opts.k {
+        Some(k) => k,
+        None => {
+            let mut data = Dataset::default();
+            for (pos, r) in &parsed {
+                data.push(&eval::trace(pos), *r);
+            }
+            let w: Vec<f64> = eval::weights::W
+                .iter()
+                .flat_map(|s| [s.0 as f64, s.1 as f64])
+                .collect();
+            pool.install(|| fit_k(&data, &w))
+        }
+    };
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let step = (parsed.len() / 20).max(1);
+    let limits = Limits {
+        nodes: Some(opts.nodes),
+        ..Limits::default()
+    };
+    let out = pool.install(|| {
+        parsed
+            .par_iter()
+            .map_init(
+                || {
+                    Engine::new(Options {
+                        hash_mib: 1,
+                        threads: 1,
+                        rules: opts.rules,
+                    })
+                },
+                |engine, (pos, result)| {
+                    let fen = pos.fen();
+                    engine.new_game();
+                    let searched = engine
+                        .set_position(Some(&fen), &[])
+                        .ok()
+                        .map(|()| engine.go(limits.clone(), |_| {}))
+                        .filter(|r| r.best.is_some());
+                    let label = match searched {
+                        Some(r) => {
+                            let red_to_move = pos.side_to_move() == Color::Red;
+                            opts.lambda * expected_result(r.score, red_to_move, k)
+                                + (1.0 - opts.lambda) * *result as f64
+                        }
+                        None => *result as f64,
+                    };
+                    let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if n.is_multiple_of(step) {
+                        progress(n);
+                    }
+                    format!("{fen} | {label:.4}")
+                },
+            )
+            .collect()
+    });
+    Ok((out, k))
+}
+
 /// Settings of `chariot tune fit`.
 #[derive(Clone, Debug)]
 pub struct FitOptions {
@@ -320,16 +432,19 @@ impl Dataset {
 }
 
 /// Parses one `FEN | result` line (result 1, 0.5 or 0 from Red's side; `1-0`, `1/2-1/2`,
-/// `0-1` also accepted).
+/// `0-1` also accepted; or Red's expected score between 0 and 1, as `label` writes it).
 pub fn parse_line(line: &str) -> Result<(Position, f32), String> {
     let (fen, result) = line
         .rsplit_once('|')
         .ok_or_else(|| "expected 'FEN | result'".to_string())?;
     let result = match result.trim() {
-        "1" | "1.0" | "1-0" => 1.0,
-        "0" | "0.0" | "0-1" => 0.0,
-        "0.5" | "1/2-1/2" | "1/2" => 0.5,
-        other => return Err(format!("result '{other}' is not 1, 0.5 or 0")),
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" | "1/2" => 0.5,
+        other => match other.parse::<f32>() {
+            Ok(r) if (0.0..=1.0).contains(&r) => r,
+            _ => return Err(format!("result '{other}' is not between 0 and 1")),
+        },
     };
     let pos = Position::from_fen(fen.trim()).map_err(|e| e.to_string())?;
     Ok((pos, result))
@@ -604,6 +719,12 @@ mod tests {
         assert_eq!(pos, Position::startpos());
         assert!(parse_line("rnbakabnr/9 w | 1").is_err());
         assert!(parse_line(&format!("{} | 2", crate::core::START_FEN)).is_err());
+        assert!(parse_line(&format!("{} | -0.1", crate::core::START_FEN)).is_err());
+        assert!(parse_line(&format!("{} | draw", crate::core::START_FEN)).is_err());
+        let (_, r) = parse_line(&format!("{} | 0.7321", crate::core::START_FEN)).unwrap();
+        assert_eq!(r, 0.7321);
+        let (_, r) = parse_line(&format!("{} | 0-1", crate::core::START_FEN)).unwrap();
+        assert_eq!(r, 0.0);
         assert!(parse_line(crate::core::START_FEN).is_err());
     }
 
@@ -654,6 +775,52 @@ mod tests {
         assert!(f.loss_after < f.loss_before);
         let rook = MATERIAL + 4;
         assert!(f.weights[rook].0 + f.weights[rook].1 > W[rook].0 + W[rook].1);
+    }
+
+    #[test]
+    fn labels_follow_the_search_and_blend_with_the_result() {
+        // Red a rook up (Black to move), a level start, and Red mating in one (the rook
+        // to the back rank); every game "lost" by Red
+        let lines: Vec<String> = [
+            "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1 | 0",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 0",
+            "3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1 | 0",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let opts = |lambda| LabelOptions {
+            nodes: 3000,
+            lambda,
+            k: Some(1.0),
+            threads: 1,
+            rules: RuleSet::Cxa,
+        };
+        let value = |l: &str| parse_line(l).unwrap().1;
+        let (search, k) = label(&lines, &opts(1.0), |_| {}).unwrap();
+        assert_eq!(k, 1.0);
+        assert_eq!(search.len(), 3);
+        assert!(value(&search[0]) > 0.8, "{}", search[0]);
+        assert!((value(&search[1]) - 0.5).abs() < 0.1, "{}", search[1]);
+        assert_eq!(value(&search[2]), 1.0, "{}", search[2]);
+        // the positions themselves are kept
+        for (a, b) in lines.iter().zip(&search) {
+            assert_eq!(parse_line(a).unwrap().0, parse_line(b).unwrap().0);
+        }
+        // lambda 0 is the game result; a blend lies between
+        let (results, _) = label(&lines, &opts(0.0), |_| {}).unwrap();
+        assert!(results.iter().all(|l| value(l) == 0.0), "{results:?}");
+        let (half, _) = label(&lines, &opts(0.5), |_| {}).unwrap();
+        for (h, s) in half.iter().zip(&search) {
+            assert!((value(h) - value(s) / 2.0).abs() < 1e-3, "{h} vs {s}");
+        }
+        // labels do not depend on the threads
+        let two = LabelOptions {
+            threads: 2,
+            ..opts(1.0)
+        };
+        assert_eq!(label(&lines, &two, |_| {}).unwrap().0, search);
+        assert!(label(&lines, &opts(1.5), |_| {}).is_err());
     }
 
     #[test]
