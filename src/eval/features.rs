@@ -50,7 +50,15 @@ pub const KING_FILE_OPEN_X_ROOKS: usize = ELEPHANTS_CONNECTED + 1;
 /// Crossed pawns side by side (each pair); crossed pawns stacked on a file (each extra).
 pub const CONNECTED_PAWNS: usize = KING_FILE_OPEN_X_ROOKS + 1;
 pub const STACKED_PAWNS: usize = CONNECTED_PAWNS + 1;
-pub const NUM_WEIGHTS: usize = STACKED_PAWNS + 1;
+/// A rook on a file without pawns; on a file without own pawns but with enemy pawns.
+pub const ROOK_OPEN_FILE: usize = STACKED_PAWNS + 1;
+pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+/// Two rooks on one line with nothing between (they guard each other).
+pub const ROOKS_CONNECTED: usize = ROOK_SEMI_OPEN_FILE + 1;
+/// 多子归边: by the most of our rooks, horses and cannons in the enemy half on one wing
+/// (files a–e or e–i, the centre file counting for both): 1, 2, 3, 4 or more.
+pub const WING_MASS: usize = ROOKS_CONNECTED + 1;
+pub const NUM_WEIGHTS: usize = WING_MASS + 4;
 
 /// Named groups of weights, in table order: (name, first index, length).
 pub const GROUPS: &[(&str, usize, usize)] = &[
@@ -84,6 +92,10 @@ pub const GROUPS: &[(&str, usize, usize)] = &[
     ("king file open x rooks", KING_FILE_OPEN_X_ROOKS, 1),
     ("connected pawns", CONNECTED_PAWNS, 1),
     ("stacked pawns", STACKED_PAWNS, 1),
+    ("rook open file", ROOK_OPEN_FILE, 1),
+    ("rook semi-open file", ROOK_SEMI_OPEN_FILE, 1),
+    ("rooks connected", ROOKS_CONNECTED, 1),
+    ("wing mass", WING_MASS, 4),
 ];
 
 /// The folded piece-square entry of a point seen from its owner's side.

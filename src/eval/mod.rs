@@ -225,6 +225,14 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         let enemy_palace = masks::palace(them);
         let enemy_back_rank = if color == Color::Red { 9 } else { 0 };
         let mut king_attackers = 0;
+        let pawn_files = |c: Color| {
+            pos.pieces(c, PieceType::Pawn)
+                .fold(0u16, |f, sq| f | 1 << sq.file())
+        };
+        let (own_pawn_files, enemy_pawn_files) = (pawn_files(color), pawn_files(them));
+        let enemy_half = !masks::own_half(color);
+        // our rooks, horses and cannons in the enemy half on each wing
+        let mut wings = [0i32; 2];
 
         for kind in PieceType::ALL {
             let k = kind.index();
@@ -233,9 +241,26 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
             for sq in bb {
                 let rel = if color == Color::Red { sq } else { sq.flip() };
                 sink.piece(k, rel.index(), sign);
+                if matches!(kind, PieceType::Rook | PieceType::Horse | PieceType::Cannon)
+                    && enemy_half.contains(sq)
+                {
+                    wings[0] += i32::from(sq.file() <= 4);
+                    wings[1] += i32::from(sq.file() >= 4);
+                }
                 match kind {
                     PieceType::Rook => {
                         let att = rook_attacks(sq, occ);
+                        let file = 1u16 << sq.file();
+                        if own_pawn_files & file == 0 {
+                            if enemy_pawn_files & file == 0 {
+                                sink.add(ROOK_OPEN_FILE, sign);
+                            } else {
+                                sink.add(ROOK_SEMI_OPEN_FILE, sign);
+                            }
+                        }
+                        if (att & bb).any() && bb.lsb() == Some(sq) {
+                            sink.add(ROOKS_CONNECTED, sign);
+                        }
                         sink.add(ROOK_MOB + (att - own).count() as usize, sign);
                         let hits = (att & enemy_palace).count() as i32;
                         if hits > 0 {
@@ -288,6 +313,10 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
             }
         }
         sink.add(KING_ATTACKERS + king_attackers.min(4), sign);
+        let mass = wings[0].max(wings[1]);
+        if mass > 0 {
+            sink.add(WING_MASS + mass.min(4) as usize - 1, sign);
+        }
 
         // crossed pawns: side by side, and stacked on one file
         let crossed = pos.pieces(color, PieceType::Pawn) - masks::own_half(color);
@@ -521,6 +550,29 @@ mod tests {
         // side by side on the i- and a-files of neighbouring ranks is not a pair
         let wrap = "3k5/9/9/P8/8P/9/9/9/9/4K4 w";
         assert_eq!(count(wrap, CONNECTED_PAWNS), 0);
+    }
+
+    #[test]
+    fn rook_file_and_wing_terms_fire_where_they_should() {
+        // a red rook on the open a-file; one on the c-file where only a black pawn stands
+        let files = "3k5/9/9/2p6/9/9/9/9/9/R1R1K4 w";
+        assert_eq!(count(files, ROOK_OPEN_FILE), 1);
+        assert_eq!(count(files, ROOK_SEMI_OPEN_FILE), 1);
+        // the two rooks see each other along the first rank: connected, counted once
+        assert_eq!(count(files, ROOKS_CONNECTED), 1);
+        // a red pawn on the file: neither open nor semi-open; a man between the rooks
+        let closed = "4k4/9/9/9/9/9/P8/9/9/RN1R1K3 w";
+        assert_eq!(count(closed, ROOK_OPEN_FILE), 1);
+        assert_eq!(count(closed, ROOK_SEMI_OPEN_FILE), 0);
+        assert_eq!(count(closed, ROOKS_CONNECTED), 0);
+        // 多子归边: rook, horse and cannon across the river on the left wing (the e-file
+        // counts for both wings); a piece at home does not count
+        let wing = "3k5/9/9/1R1N5/4C4/9/9/9/9/5KC2 w";
+        assert_eq!(count(wing, WING_MASS + 2), 1);
+        let split = "3k5/9/9/1R5N1/9/9/9/9/9/5KC2 w";
+        assert_eq!(count(split, WING_MASS), 1);
+        assert_eq!(count(split, WING_MASS + 2), 0);
+        assert_eq!(count("3k5/9/9/9/9/9/9/9/9/R3K4 w", WING_MASS), 0);
     }
 
     #[test]
