@@ -157,7 +157,6 @@ impl Engine {
         self.tt.new_search();
         let rules = self.options.rules;
         let multipv = limits.multipv > 1;
-        let depth_limit = limits.depth;
         self.pool.start(&self.position, &limits, &self.tt, rules);
         self.main.set_table(Arc::clone(&self.tt));
         self.main.set_rules(rules);
@@ -167,16 +166,12 @@ impl Engine {
         let helpers = self.pool.wait();
         result.nodes += helpers.iter().map(|r| r.nodes).sum::<u64>();
         if !multipv {
-            // a helper that completed a deeper iteration with a score at least as good, or
-            // the depth asked for, speaks for the search (the main thread's line stays for
-            // MultiPV)
+            // the deepest completed iteration speaks for the search (the main thread's on
+            // a tie; its lines stay for MultiPV): threads skip the depths another finished,
+            // so the main thread's own last iteration may lag behind
             if let Some(h) = helpers
                 .iter()
-                .filter(|h| h.best.is_some())
-                .filter(|h| {
-                    h.depth > result.depth
-                        && (h.score >= result.score || depth_limit.is_some_and(|d| h.depth >= d))
-                })
+                .filter(|h| h.best.is_some() && h.depth > result.depth)
                 .max_by_key(|h| (h.depth, h.score))
             {
                 result = SearchResult {

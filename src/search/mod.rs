@@ -281,8 +281,12 @@ impl Searcher {
         let lines = self.limits.multipv.clamp(1, root.len());
         let mut scores = vec![0; lines];
         let mut stability = TimeStability::default();
-        'deepening: for iteration in 1..=max_depth {
-            let depth = (iteration + self.depth_skew).min(max_depth);
+        let mut depth = 0;
+        'deepening: loop {
+            // the next depth no thread has completed yet: a depth another thread finished
+            // is skipped (its results are in the shared table); helpers aim one further
+            let done = self.tt.completed_depth();
+            depth = (depth + 1).max(done + 1 + self.depth_skew).min(max_depth);
             let mut reports = Vec::with_capacity(lines);
             for k in 0..lines {
                 self.seldepth = 0;
@@ -348,6 +352,7 @@ impl Searcher {
                     pv,
                 });
             }
+            self.tt.record_completed(depth);
             if self.main {
                 for info in &reports {
                     report(&Info {
@@ -376,9 +381,11 @@ impl Searcher {
             {
                 break;
             }
-            if !self.main && self.limits.depth.is_some() && depth >= max_depth {
-                // a helper has the answer at the depth asked for: the search is done
-                self.stop.store(true, Ordering::Relaxed);
+            if depth >= max_depth {
+                if !self.main && self.limits.depth.is_some() {
+                    // a helper has the answer at the depth asked for: the search is done
+                    self.stop.store(true, Ordering::Relaxed);
+                }
                 break;
             }
             if self.stop.load(Ordering::Relaxed) {

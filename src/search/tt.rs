@@ -4,7 +4,7 @@
 //! entries fill one 64-byte cache line. The size is the `Hash` option in MiB, exactly.
 
 use crate::core::Move;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8, AtomicU64, Ordering};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -34,6 +34,9 @@ const DEPTH_OFFSET: i32 = 8;
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
+    /// The deepest iteration any thread has completed in the current search: the threads
+    /// share the table, so they learn here which depths need no more work (Lazy SMP).
+    completed: AtomicI32,
 }
 
 fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
@@ -73,6 +76,7 @@ impl TranspositionTable {
         TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
+            completed: AtomicI32::new(0),
         }
     }
 
@@ -83,6 +87,7 @@ impl TranspositionTable {
                 words: Default::default(),
             }],
             generation: AtomicU8::new(0),
+            completed: AtomicI32::new(0),
         }
     }
 
@@ -103,6 +108,17 @@ impl TranspositionTable {
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
+        self.completed.store(0, Ordering::Relaxed);
+    }
+
+    /// The deepest iteration completed so far in this search, by any thread.
+    pub fn completed_depth(&self) -> i32 {
+        self.completed.load(Ordering::Relaxed)
+    }
+
+    /// A thread completed an iteration of `depth`.
+    pub fn record_completed(&self, depth: i32) {
+        self.completed.fetch_max(depth, Ordering::Relaxed);
     }
 
     #[inline]
@@ -190,6 +206,19 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::core::Square;
+
+    #[test]
+    fn completed_depth_is_the_deepest_of_this_search() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.completed_depth(), 0);
+        tt.record_completed(5);
+        tt.record_completed(3);
+        assert_eq!(tt.completed_depth(), 5);
+        tt.new_search();
+        assert_eq!(tt.completed_depth(), 0);
+        tt.record_completed(2);
+        assert_eq!(tt.completed_depth(), 2);
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
