@@ -1,12 +1,13 @@
 #!/bin/sh
 # Lazy SMP scaling on the bench positions: time to reach the same depth with T threads
 # against 1 thread, position by position.
-#   scripts/smp-scaling.sh [DEPTH] [THREADS]      (defaults: 13 2)
+#   scripts/smp-scaling.sh [DEPTH] [THREADS]      (defaults: 19 2; shallower searches end in
+# tens of milliseconds and their ratios measure thread start-up more than search)
 # Prints each position's ratio T-threads/1-thread, their median, and the total-time ratio.
 # Run it on an otherwise idle machine: the ratios are only as good as the quiet.
 set -eu
 cd "$(dirname "$0")/.."
-DEPTH=${1:-13}
+DEPTH=${1:-19}
 THREADS=${2:-2}
 cargo build --release --quiet
 one=$(mktemp)
