@@ -216,6 +216,11 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
             -1
         },
     );
+    // the files holding each side's pawns (bit per file), for the rook file terms
+    let pawn_files = Color::ALL.map(|c| {
+        pos.pieces(c, PieceType::Pawn)
+            .fold(0u16, |f, sq| f | 1 << sq.file())
+    });
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
         let them = !color;
@@ -225,11 +230,8 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         let enemy_palace = masks::palace(them);
         let enemy_back_rank = if color == Color::Red { 9 } else { 0 };
         let mut king_attackers = 0;
-        let pawn_files = |c: Color| {
-            pos.pieces(c, PieceType::Pawn)
-                .fold(0u16, |f, sq| f | 1 << sq.file())
-        };
-        let (own_pawn_files, enemy_pawn_files) = (pawn_files(color), pawn_files(them));
+        let (own_pawn_files, enemy_pawn_files) =
+            (pawn_files[color.index()], pawn_files[them.index()]);
         let enemy_half = !masks::own_half(color);
         // our rooks, horses and cannons in the enemy half on each wing
         let mut wings = [0i32; 2];
@@ -415,24 +417,7 @@ mod tests {
 
     /// Positions from the bench plus those reached by random legal moves from them.
     fn sample_positions() -> Vec<Position> {
-        let mut out = Vec::new();
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        for fen in crate::tools::bench::POSITIONS {
-            let mut pos = Position::from_fen(fen).unwrap();
-            out.push(pos.clone());
-            for _ in 0..24 {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.make_move(legal.as_slice()[(seed % legal.len() as u64) as usize]);
-                out.push(pos.clone());
-            }
-        }
-        out
+        crate::tools::bench::random_walks(24, 0x1234_5678_9abc_def0)
     }
 
     #[test]

@@ -286,23 +286,7 @@ mod tests {
 
     /// Bench positions and positions a few random moves from them (some in check).
     fn positions() -> Vec<Position> {
-        let mut out = Vec::new();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for fen in crate::tools::bench::POSITIONS {
-            let mut pos = Position::from_fen(fen).unwrap();
-            for _ in 0..12 {
-                out.push(pos.clone());
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.make_move(legal.as_slice()[(seed % legal.len() as u64) as usize]);
-            }
-        }
-        out
+        crate::tools::bench::random_walks(11, 0x9e37_79b9_7f4a_7c15)
     }
 
     /// Everything a picker hands out, calling `skip_quiet_ordering` after `skip_after`

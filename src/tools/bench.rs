@@ -88,6 +88,30 @@ pub fn run(
     Ok((total, nps))
 }
 
+/// Test positions: each bench position and the positions after up to `plies` random legal
+/// moves from it (an xorshift stream from `seed`, so every run draws the same).
+#[cfg(test)]
+pub fn random_walks(plies: usize, seed: u64) -> Vec<crate::core::Position> {
+    let mut out = Vec::new();
+    let mut seed = seed;
+    for fen in POSITIONS {
+        let mut pos = crate::core::Position::from_fen(fen).expect("bench positions are legal");
+        out.push(pos.clone());
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pos.make_move(legal.as_slice()[(seed % legal.len() as u64) as usize]);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use crate::core::Position;
