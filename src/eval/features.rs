@@ -58,7 +58,17 @@ pub const ROOKS_CONNECTED: usize = ROOK_SEMI_OPEN_FILE + 1;
 /// 多子归边: by the most of our rooks, horses and cannons in the enemy half on one wing
 /// (files a–e or e–i, the centre file counting for both): 1, 2, 3, 4 or more.
 pub const WING_MASS: usize = ROOKS_CONNECTED + 1;
-pub const NUM_WEIGHTS: usize = WING_MASS + 4;
+/// Enemy pieces we attack that no enemy piece defends, by victim kind (advisor .. pawn,
+/// 6 entries), first when we are to move, then when the enemy is.
+pub const THREAT_HANGING: usize = WING_MASS + 4;
+/// Enemy rooks we attack with a lesser piece, and enemy horses and cannons we attack with a
+/// pawn, advisor or elephant: (rook, minor) when we are to move, then when the enemy is.
+pub const THREAT_BY_LESSER: usize = THREAT_HANGING + 12;
+/// Material imbalance: products of our piece counts (advisor .. pawn, pairs i ≤ j, 21
+/// entries), then of ours and the enemy's (pairs i < j, 15 entries).
+pub const IMBALANCE_OWN: usize = THREAT_BY_LESSER + 4;
+pub const IMBALANCE_OPP: usize = IMBALANCE_OWN + 21;
+pub const NUM_WEIGHTS: usize = IMBALANCE_OPP + 15;
 
 /// Named groups of weights, in table order: (name, first index, length).
 pub const GROUPS: &[(&str, usize, usize)] = &[
@@ -96,6 +106,10 @@ pub const GROUPS: &[(&str, usize, usize)] = &[
     ("rook semi-open file", ROOK_SEMI_OPEN_FILE, 1),
     ("rooks connected", ROOKS_CONNECTED, 1),
     ("wing mass", WING_MASS, 4),
+    ("threat hanging", THREAT_HANGING, 12),
+    ("threat by lesser", THREAT_BY_LESSER, 4),
+    ("imbalance own", IMBALANCE_OWN, 21),
+    ("imbalance opp", IMBALANCE_OPP, 15),
 ];
 
 /// The folded piece-square entry of a point seen from its owner's side.

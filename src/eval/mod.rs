@@ -19,8 +19,8 @@ pub mod features;
 pub mod weights;
 
 use crate::core::attacks::{
-    advisor_attacks, between, cannon_attacks, cannon_xray, elephant_attacks, horse_attacks, masks,
-    pawn_attacks, rook_attacks,
+    advisor_attacks, between, cannon_attacks, cannon_xray, elephant_attacks, horse_attacks,
+    king_attacks, masks, pawn_attacks, rook_attacks,
 };
 use crate::core::{Bitboard, Color, PieceType, Position};
 use features::*;
@@ -221,9 +221,15 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         pos.pieces(c, PieceType::Pawn)
             .fold(0u16, |f, sq| f | 1 << sq.file())
     });
+    // every point each side attacks or defends; those its pawns, advisors and elephants
+    // attack; those its horses and cannons attack (for the threat terms)
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut by_small = [Bitboard::EMPTY; 2];
+    let mut by_minor = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
         let them = !color;
+        let ci = color.index();
         let own = pos.color_pieces(color);
         let enemy = pos.color_pieces(them);
         let enemy_king = pos.king_square(them);
@@ -250,8 +256,12 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                     wings[1] += i32::from(sq.file() >= 4);
                 }
                 match kind {
+                    PieceType::King => attacked[ci] |= king_attacks(sq),
+                    PieceType::Advisor => by_small[ci] |= advisor_attacks(sq),
+                    PieceType::Elephant => by_small[ci] |= elephant_attacks(sq, occ_bb),
                     PieceType::Rook => {
                         let att = rook_attacks(sq, occ);
+                        attacked[ci] |= att;
                         let file = 1u16 << sq.file();
                         if own_pawn_files & file == 0 {
                             if enemy_pawn_files & file == 0 {
@@ -272,6 +282,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                     }
                     PieceType::Horse => {
                         let att = horse_attacks(sq, occ_bb);
+                        by_minor[ci] |= att;
                         sink.add(HORSE_MOB + (att - own).count() as usize, sign);
                         let hits = (att & enemy_palace).count() as i32;
                         if hits > 0 {
@@ -283,6 +294,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                         let quiet = (rook_attacks(sq, occ) - occ_bb).count() as usize;
                         sink.add(CANNON_MOB + quiet, sign);
                         let att = cannon_attacks(sq, occ);
+                        by_minor[ci] |= att;
                         let caps = (att & enemy).count() as i32;
                         if caps > 0 {
                             sink.add(CANNON_THREAT, sign * caps);
@@ -306,11 +318,14 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                             sink.add(BOTTOM_CANNON, sign);
                         }
                     }
-                    PieceType::Pawn if (pawn_attacks(color, sq) & enemy_palace).any() => {
-                        king_attackers += 1;
-                        sink.add(PAWN_PALACE, sign);
+                    PieceType::Pawn => {
+                        let att = pawn_attacks(color, sq);
+                        by_small[ci] |= att;
+                        if (att & enemy_palace).any() {
+                            king_attackers += 1;
+                            sink.add(PAWN_PALACE, sign);
+                        }
                     }
-                    _ => {}
                 }
             }
         }
@@ -369,6 +384,61 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         let enemy_rooks = pos.pieces(them, PieceType::Rook).count() as i32;
         if enemy_rooks > 0 && (AHEAD[color.index()][king.index()] & own).is_empty() {
             sink.add(KING_FILE_OPEN_X_ROOKS, sign * enemy_rooks);
+        }
+    }
+
+    let counts = Color::ALL.map(|c| PieceType::ALL.map(|t| pos.pieces(c, t).count() as i32));
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        let (ci, ti) = (color.index(), (!color).index());
+        attacked[ci] |= by_small[ci] | by_minor[ci];
+
+        // material imbalance: pairs of our counts, and of ours against theirs
+        let (ours, theirs) = (&counts[ci], &counts[ti]);
+        let mut own_pair = IMBALANCE_OWN;
+        let mut opp_pair = IMBALANCE_OPP;
+        for i in 1..7 {
+            for j in i..7 {
+                let n = ours[i] * ours[j];
+                if n != 0 {
+                    sink.add(own_pair, sign * n);
+                }
+                own_pair += 1;
+                if j > i {
+                    let n = ours[i] * theirs[j];
+                    if n != 0 {
+                        sink.add(opp_pair, sign * n);
+                    }
+                    opp_pair += 1;
+                }
+            }
+        }
+    }
+    // threats: what we attack that they do not defend, and their big pieces our small ones
+    // attack, weighted apart by who is to move
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        let them = !color;
+        let (ci, ti) = (color.index(), them.index());
+        let waiting = usize::from(color != pos.side_to_move());
+        let hanging = attacked[ci] - attacked[ti];
+        if (hanging & pos.color_pieces(them)).any() {
+            for kind in &PieceType::ALL[1..] {
+                let n = (pos.pieces(them, *kind) & hanging).count() as i32;
+                if n > 0 {
+                    sink.add(THREAT_HANGING + 6 * waiting + kind.index() - 1, sign * n);
+                }
+            }
+        }
+        let rooks = (pos.pieces(them, PieceType::Rook) & (by_small[ci] | by_minor[ci])).count();
+        if rooks > 0 {
+            sink.add(THREAT_BY_LESSER + 2 * waiting, sign * rooks as i32);
+        }
+        let minors = ((pos.pieces(them, PieceType::Horse) | pos.pieces(them, PieceType::Cannon))
+            & by_small[ci])
+            .count();
+        if minors > 0 {
+            sink.add(THREAT_BY_LESSER + 2 * waiting + 1, sign * minors as i32);
         }
     }
     phase.min(PHASE_MAX)
@@ -561,6 +631,36 @@ mod tests {
     }
 
     #[test]
+    fn threat_and_imbalance_terms_fire_where_they_should() {
+        // a black horse on a5, undefended, in front of a red rook: hanging, weighted by who
+        // is to move (horse = entry 2 of each block of six)
+        let loose = "3k5/9/9/9/n8/9/9/9/9/R3K4";
+        assert_eq!(count(&format!("{loose} w"), THREAT_HANGING + 2), 1);
+        assert_eq!(count(&format!("{loose} b"), THREAT_HANGING + 2), 0);
+        assert_eq!(count(&format!("{loose} b"), THREAT_HANGING + 6 + 2), 1);
+        // the same horse guarded by a black rook on a9
+        let guarded = "r2k5/9/9/9/n8/9/9/9/9/R3K4 w";
+        assert_eq!(count(guarded, THREAT_HANGING + 2), 0);
+        // a crossed black pawn on a1 attacks the red rook (a lesser attacker, and the rook
+        // is loose); the rook attacks the loose pawn
+        let pawn = "3k5/9/9/9/9/9/9/9/p8/R3K4 w";
+        assert_eq!(count(pawn, THREAT_BY_LESSER + 2), -1);
+        assert_eq!(count(pawn, THREAT_HANGING + 6 + 3), -1);
+        assert_eq!(count(pawn, THREAT_HANGING + 5), 1);
+        // a red pawn attacks a black cannon (a lesser attacker on a minor piece)
+        let minor = "3k5/9/9/9/2cP5/9/9/9/9/4K4 w";
+        assert_eq!(count(minor, THREAT_BY_LESSER + 1), 1);
+        // imbalance: two red rooks and a cannon against a black cannon; (rook, rook) is
+        // own pair 15, (rook, cannon) own pair 16, (cannon, cannon) own pair 18, and
+        // (our rook, their cannon) opposed pair 12
+        let imb = "3k1c3/9/9/9/9/9/9/9/9/R1R1K1C2 w";
+        assert_eq!(count(imb, IMBALANCE_OWN + 15), 4);
+        assert_eq!(count(imb, IMBALANCE_OWN + 16), 2);
+        assert_eq!(count(imb, IMBALANCE_OWN + 18), 0);
+        assert_eq!(count(imb, IMBALANCE_OPP + 12), 2);
+    }
+
+    #[test]
     fn trapped_pieces_score_lower_mobility() {
         // a horse on a1 with both legs (a2, b1) blocked reaches nothing; free, three points
         assert_eq!(count("3k5/9/9/9/9/9/9/C8/NR7/4K4 w", HORSE_MOB), 1);
@@ -574,6 +674,7 @@ mod tests {
             Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
                 .unwrap();
         assert!(evaluate(&up_rook) > evaluate(&even) + 400);
-        assert!(evaluate(&even).abs() < 50);
+        // the start is level but for the move (tempo, and the first shot at loose pieces)
+        assert!(evaluate(&even).abs() < 100);
     }
 }
