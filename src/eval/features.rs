@@ -68,7 +68,15 @@ pub const THREAT_BY_LESSER: usize = THREAT_HANGING + 12;
 /// entries), then of ours and the enemy's (pairs i < j, 15 entries).
 pub const IMBALANCE_OWN: usize = THREAT_BY_LESSER + 4;
 pub const IMBALANCE_OPP: usize = IMBALANCE_OWN + 21;
-pub const NUM_WEIGHTS: usize = IMBALANCE_OPP + 15;
+/// Points from which our rook, horse or cannon could give check with its next move where
+/// no enemy piece guards the point, by kind of checker (rook, horse, cannon).
+pub const SAFE_CHECKS: usize = IMBALANCE_OPP + 15;
+/// Our rook on a line with the enemy king and exactly one piece between: theirs (pinned),
+/// then ours (a discovered check in waiting).
+pub const ROOK_PIN: usize = SAFE_CHECKS + 3;
+/// The points our king can step to that no enemy piece attacks: 0, 1, 2, 3 or more.
+pub const KING_ESCAPES: usize = ROOK_PIN + 2;
+pub const NUM_WEIGHTS: usize = KING_ESCAPES + 4;
 
 /// Named groups of weights, in table order: (name, first index, length).
 pub const GROUPS: &[(&str, usize, usize)] = &[
@@ -110,6 +118,9 @@ pub const GROUPS: &[(&str, usize, usize)] = &[
     ("threat by lesser", THREAT_BY_LESSER, 4),
     ("imbalance own", IMBALANCE_OWN, 21),
     ("imbalance opp", IMBALANCE_OPP, 15),
+    ("safe checks", SAFE_CHECKS, 3),
+    ("rook pin", ROOK_PIN, 2),
+    ("king escapes", KING_ESCAPES, 4),
 ];
 
 /// The folded piece-square entry of a point seen from its owner's side.

@@ -19,8 +19,8 @@ pub mod features;
 pub mod weights;
 
 use crate::core::attacks::{
-    advisor_attacks, between, cannon_attacks, cannon_xray, elephant_attacks, horse_attacks,
-    king_attacks, masks, pawn_attacks, rook_attacks,
+    advisor_attacks, between, cannon_attacks, cannon_xray, elephant_attacks, horse_attackers_to,
+    horse_attacks, king_attacks, masks, pawn_attacks, rook_attacks,
 };
 use crate::core::{Bitboard, Color, PieceType, Position};
 use features::*;
@@ -226,6 +226,9 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
     let mut attacked = [Bitboard::EMPTY; 2];
     let mut by_small = [Bitboard::EMPTY; 2];
     let mut by_minor = [Bitboard::EMPTY; 2];
+    // where each side's rooks, horses and cannons can go next (cannons: quiet moves and
+    // captures), for the check terms
+    let mut reach = [[Bitboard::EMPTY; 3]; 2];
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
         let them = !color;
@@ -262,6 +265,12 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                     PieceType::Rook => {
                         let att = rook_attacks(sq, occ);
                         attacked[ci] |= att;
+                        reach[ci][0] |= att;
+                        if cannon_attacks(sq, occ).contains(enemy_king) {
+                            let screen = between(sq, enemy_king) & occ_bb;
+                            let ours = usize::from((screen & own).any());
+                            sink.add(ROOK_PIN + ours, sign);
+                        }
                         let file = 1u16 << sq.file();
                         if own_pawn_files & file == 0 {
                             if enemy_pawn_files & file == 0 {
@@ -283,6 +292,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                     PieceType::Horse => {
                         let att = horse_attacks(sq, occ_bb);
                         by_minor[ci] |= att;
+                        reach[ci][1] |= att;
                         sink.add(HORSE_MOB + (att - own).count() as usize, sign);
                         let hits = (att & enemy_palace).count() as i32;
                         if hits > 0 {
@@ -291,10 +301,11 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                         }
                     }
                     PieceType::Cannon => {
-                        let quiet = (rook_attacks(sq, occ) - occ_bb).count() as usize;
-                        sink.add(CANNON_MOB + quiet, sign);
+                        let quiet = rook_attacks(sq, occ) - occ_bb;
+                        sink.add(CANNON_MOB + quiet.count() as usize, sign);
                         let att = cannon_attacks(sq, occ);
                         by_minor[ci] |= att;
+                        reach[ci][2] |= quiet | (att & enemy);
                         let caps = (att & enemy).count() as i32;
                         if caps > 0 {
                             sink.add(CANNON_THREAT, sign * caps);
@@ -428,6 +439,24 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                 if n > 0 {
                     sink.add(THREAT_HANGING + 6 * waiting + kind.index() - 1, sign * n);
                 }
+            }
+        }
+        // where our king can step without walking into an attack
+        let escapes =
+            (king_attacks(pos.king_square(color)) - pos.color_pieces(color) - attacked[ti]).count();
+        sink.add(KING_ESCAPES + escapes.min(3) as usize, sign);
+        // checks we could give next move from points they do not guard
+        let king = pos.king_square(them);
+        let safe = !(attacked[ti] | pos.color_pieces(color));
+        let checks = [
+            rook_attacks(king, occ),
+            horse_attackers_to(king, occ_bb),
+            cannon_attacks(king, occ),
+        ];
+        for (kind, (&from, &reach)) in checks.iter().zip(&reach[ci]).enumerate() {
+            let n = (from & reach & safe).count() as i32;
+            if n > 0 {
+                sink.add(SAFE_CHECKS + kind, sign * n);
             }
         }
         let rooks = (pos.pieces(them, PieceType::Rook) & (by_small[ci] | by_minor[ci])).count();
@@ -658,6 +687,30 @@ mod tests {
         assert_eq!(count(imb, IMBALANCE_OWN + 16), 2);
         assert_eq!(count(imb, IMBALANCE_OWN + 18), 0);
         assert_eq!(count(imb, IMBALANCE_OPP + 12), 2);
+        // the red rook on a0 can check the king on d9 from a9 and from d0
+        let checks = "3k5/9/9/9/9/9/9/9/9/R3K4 w";
+        assert_eq!(count(checks, SAFE_CHECKS), 2);
+        // a black horse on c2 guards d0; a9 stays safe
+        let guarded = "3k5/9/9/9/9/9/9/2n6/9/R3K4 w";
+        assert_eq!(count(guarded, SAFE_CHECKS), 1);
+        assert_eq!(count(guarded, SAFE_CHECKS + 1), 0);
+        // a red rook on d0 pins the black horse on d5 to the king on d9; a red pawn there
+        // instead would be a discovered check in waiting
+        let pin = "3k5/9/9/9/3n5/9/9/9/9/3RK4 w";
+        assert_eq!(count(pin, ROOK_PIN), 1);
+        assert_eq!(count(pin, ROOK_PIN + 1), 0);
+        let discovery = "3k5/9/9/9/3P5/9/9/9/9/3RK4 w";
+        assert_eq!(count(discovery, ROOK_PIN), 0);
+        assert_eq!(count(discovery, ROOK_PIN + 1), 1);
+        // the red king on e0 may step to d0, f0 and e1; the black king in the corner d9
+        // to e9 and d8
+        let bare = "3k5/9/9/9/9/9/9/9/9/4K4 w";
+        assert_eq!(count(bare, KING_ESCAPES + 3), 1);
+        assert_eq!(count(bare, KING_ESCAPES + 2), -1);
+        // a black rook on a1 takes e1 from the red king: two points each
+        let cut = "3k5/9/9/9/9/9/9/9/r8/4K4 w";
+        assert_eq!(count(cut, KING_ESCAPES + 3), 0);
+        assert_eq!(count(cut, KING_ESCAPES + 2), 0);
     }
 
     #[test]
