@@ -8,6 +8,21 @@ use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// `println!` for the subcommands' output: when the reader goes away (`chariot bench | head`)
+/// the program ends quietly instead of panicking; any other write error is reported.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("error: writing the output: {e}");
+                std::process::exit(1);
+            }
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "chariot",
@@ -415,7 +430,7 @@ fn run_perft(
         let counts = perft::divide(&pos, depth, threads);
         if divide {
             for (m, n) in &counts {
-                println!("{m}: {n}");
+                out!("{m}: {n}");
             }
         }
         counts.iter().map(|&(_, n)| n).sum()
@@ -425,7 +440,7 @@ fn run_perft(
     let elapsed = start.elapsed();
     let ms = elapsed.as_millis();
     let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    println!("total {total} time_ms {ms} nps {nps}");
+    out!("total {total} time_ms {ms} nps {nps}");
     Ok(())
 }
 
@@ -468,7 +483,7 @@ fn run_judge(
     }
     let j = judge::judge(&game, rules)?;
     if json {
-        println!("{}", judge::report_json(&j));
+        out!("{}", judge::report_json(&j));
     } else {
         print!("{}", judge::report_text(&j));
     }
@@ -482,7 +497,7 @@ fn run_bench(depth: i32, threads: usize, hash: usize) -> Result<(), String> {
     if threads == 0 || hash == 0 {
         return Err("--threads and --hash must be at least 1".into());
     }
-    bench::run(depth, threads, hash, |line| println!("{line}")).map(|_| ())
+    bench::run(depth, threads, hash, |line| out!("{line}")).map(|_| ())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -528,7 +543,7 @@ fn run_go(
         };
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
         let ms = info.time.as_millis().max(1);
-        println!(
+        out!(
             "info depth {} seldepth {} score {score} nodes {} nps {} time {} pv {}",
             info.depth,
             info.seldepth,
@@ -540,10 +555,10 @@ fn run_go(
     });
     match r.best {
         Some(m) => match r.ponder {
-            Some(p) => println!("bestmove {m} ponder {p}"),
-            None => println!("bestmove {m}"),
+            Some(p) => out!("bestmove {m} ponder {p}"),
+            None => out!("bestmove {m}"),
         },
-        None => println!("nobestmove"),
+        None => out!("nobestmove"),
     }
     Ok(())
 }
@@ -674,7 +689,7 @@ fn run_tune(action: TuneAction) -> Result<(), String> {
                     start.elapsed().as_secs_f64()
                 )
             })?;
-            println!(
+            out!(
                 "wrote {} positions from {} games ({} red wins, {} black wins, {} draws) to {} in {:.0} s",
                 stats.positions,
                 stats.games,
@@ -723,7 +738,7 @@ fn run_tune(action: TuneAction) -> Result<(), String> {
             text.push('\n');
             std::fs::write(&out, text)
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-            println!(
+            out!(
                 "labelled {} positions (K {k:.4}, lambda {lambda}) to {} in {:.0} s",
                 labelled.len(),
                 out.display(),
