@@ -1,26 +1,49 @@
 #!/bin/sh
 # Lazy SMP scaling on the bench positions: time to reach the same depth with T threads
 # against 1 thread, position by position.
-#   scripts/smp-scaling.sh [DEPTH] [THREADS]      (defaults: 19 2; shallower searches end in
-# tens of milliseconds and their ratios measure thread start-up more than search)
-# Prints each position's ratio T-threads/1-thread, their median, and the total-time ratio.
-# Run it on an otherwise idle machine: the ratios are only as good as the quiet.
+#   scripts/smp-scaling.sh [DEPTH] [THREADS] [ROUNDS] [HASH]     (defaults: 19 2 3 16)
+# Each round runs the bench once with 1 thread and once with T threads, back to back, so a
+# slow spell of a shared machine hits both sides of a ratio alike. A position's ratio is the
+# median over the rounds (a multi-threaded search takes a different path every time: one
+# run's ratio for one position can be anywhere from 0.3 to 2). Positions the 1-thread search
+# finishes in under 100 ms are shown but left out of the summary: their times measure thread
+# start-up and the clock's resolution more than search.
+# Prints each position's ratios, the median of the per-position ratios, and the total-time
+# ratio. Run it on an otherwise idle machine: the ratios are only as good as the quiet.
 set -eu
 cd "$(dirname "$0")/.."
 DEPTH=${1:-19}
 THREADS=${2:-2}
+ROUNDS=${3:-3}
+HASH=${4:-16}
 cargo build --release --quiet
-one=$(mktemp)
-many=$(mktemp)
-./target/release/chariot bench --depth "$DEPTH" --threads 1 > "$one"
-./target/release/chariot bench --depth "$DEPTH" --threads "$THREADS" > "$many"
-grep '^position' "$one" | sed 's/.* time \([0-9]*\) ms.*/\1/' > "$one.t"
-grep '^position' "$many" | sed 's/.* time \([0-9]*\) ms.*/\1/' > "$many.t"
-paste "$one.t" "$many.t" | awk '{ r = ($1 > 0) ? $2 / $1 : 1
-    printf "position %2d: %6d ms -> %6d ms  ratio %.2f\n", NR, $1, $2, r }'
-paste "$one.t" "$many.t" | awk '{ print ($1 > 0) ? $2 / $1 : 1 }' | sort -g > "$one.r"
-n=$(wc -l < "$one.r")
-median=$(awk -v n="$n" '{ v[NR] = $1 } END { if (n % 2) print v[(n + 1) / 2]; else print (v[n / 2] + v[n / 2 + 1]) / 2 }' "$one.r")
-total=$(paste "$one.t" "$many.t" | awk '{ a += $1; b += $2 } END { printf "%d ms -> %d ms (ratio %.2f)", a, b, b / a }')
-printf 'median ratio %s threads / 1 thread: %.2f; total time %s\n' "$THREADS" "$median" "$total"
-rm -f "$one" "$many" "$one.t" "$many.t" "$one.r"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+ms_column() { grep '^position' | sed 's/.* time \([0-9]*\) ms.*/\1/'; }
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+    ./target/release/chariot bench --depth "$DEPTH" --threads 1 --hash "$HASH" | ms_column > "$dir/one.$r"
+    ./target/release/chariot bench --depth "$DEPTH" --threads "$THREADS" --hash "$HASH" | ms_column > "$dir/many.$r"
+    r=$((r + 1))
+done
+# one line per position: the 1-thread times of every round, then the T-thread times
+paste "$dir"/one.* "$dir"/many.* | awk -v R="$ROUNDS" -v T="$THREADS" '
+    function median(a, n,    i, j, t) {
+        for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    {
+        ones = 0; manys = 0; shown = ""
+        for (k = 1; k <= R; k++) {
+            o = $k; m = $(k + R); ones += o; manys += m
+            rat[k] = (o > 0) ? m / o : 1
+            shown = shown sprintf(" %5.2f", rat[k])
+        }
+        r = median(rat, R)
+        used = (ones / R >= 100)
+        printf "position %2d: %6d ms -> %6d ms  ratios%s  median %.2f%s\n", NR, ones / R, manys / R, shown, r, used ? "" : "  (under 100 ms: left out)"
+        if (used) { n++; med[n] = r; a += ones; b += manys }
+    }
+    END {
+        printf "median ratio %d threads / 1 thread over %d positions, %d rounds: %.2f; total time %d ms -> %d ms (ratio %.2f)\n", T, n, R, median(med, n), a / R, b / R, b / a
+    }'
