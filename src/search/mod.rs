@@ -173,6 +173,8 @@ pub struct Searcher {
     /// Helper threads search some iterations one ply deeper, so that the threads spread
     /// over depths and fill the shared table with different work (Lazy SMP).
     depth_skew: i32,
+    /// Depth of the iteration being searched.
+    root_depth: i32,
 }
 
 impl Searcher {
@@ -198,6 +200,7 @@ impl Searcher {
             evals: vec![-INFINITE; MAX_PLY + 2],
             main: true,
             depth_skew: 0,
+            root_depth: 0,
         }
     }
 
@@ -287,6 +290,7 @@ impl Searcher {
             // is skipped (its results are in the shared table); helpers aim one further
             let done = self.tt.completed_depth();
             depth = (depth + 1).max(done + 1 + self.depth_skew).min(max_depth);
+            self.root_depth = depth;
             let mut reports = Vec::with_capacity(lines);
             for k in 0..lines {
                 self.seldepth = 0;
@@ -659,6 +663,7 @@ impl Searcher {
                 && excluded.is_none()
                 && depth >= SE_MIN_DEPTH
                 && ply > 0
+                && (ply as i32) < SE_MAX_PLY_PER_ROOT_DEPTH * self.root_depth
                 && let Some(e) = entry
                 && e.bound != Bound::Upper
                 && e.depth >= depth - SE_TT_DEPTH_SLACK

@@ -66,6 +66,10 @@ pub const SE_TT_DEPTH_SLACK: i32 = 3;
 pub const SE_MARGIN: i32 = 3;
 pub const SE_DOUBLE_MARGIN: i32 = 40;
 pub const SE_DOUBLE_MAX: u8 = 6;
+/// No singular extension beyond this many plies per ply of the iteration's depth: lines
+/// extended again and again (and table entries from deeper searches, which trigger more
+/// extensions — Lazy SMP) would otherwise grow without end in endgames of few moves.
+pub const SE_MAX_PLY_PER_ROOT_DEPTH: i32 = 2;
 
 /// Capture ordering: most valuable victim (×8 SEE value) plus capture history over this.
 pub const CAPTURE_HISTORY_DIVISOR: i32 = 8;
