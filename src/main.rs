@@ -8,19 +8,24 @@ use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// `println!` for the subcommands' output: when the reader goes away (`chariot bench | head`)
-/// the program ends quietly instead of panicking; any other write error is reported.
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                eprintln!("error: writing the output: {e}");
-                std::process::exit(1);
-            }
-            std::process::exit(0);
+/// Writes the subcommands' output to stdout: when the reader goes away (`chariot bench |
+/// head`) the program ends quietly instead of panicking; any other write error is reported.
+fn write_out(args: std::fmt::Arguments) {
+    use std::io::Write as _;
+    if let Err(e) = std::io::stdout().write_fmt(args) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: writing the output: {e}");
+            std::process::exit(1);
         }
-    }};
+        std::process::exit(0);
+    }
+}
+
+/// `println!` through [`write_out`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
 }
 
 #[derive(Parser)]
@@ -485,7 +490,7 @@ fn run_judge(
     if json {
         out!("{}", judge::report_json(&j));
     } else {
-        print!("{}", judge::report_text(&j));
+        write_out(format_args!("{}", judge::report_text(&j)));
     }
     Ok(())
 }
@@ -810,7 +815,7 @@ fn run_tune(action: TuneAction) -> Result<(), String> {
                 Some(path) => std::fs::write(&path, text)
                     .map_err(|e| format!("cannot write {}: {e}", path.display())),
                 None => {
-                    print!("{text}");
+                    write_out(format_args!("{text}"));
                     Ok(())
                 }
             }
