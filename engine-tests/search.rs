@@ -140,3 +140,33 @@ fn stop_ends_a_multi_threaded_infinite_search() {
     stopper.join().unwrap();
     assert!(r.best.is_some_and(|m| e.position().is_legal(m)));
 }
+
+#[test]
+fn a_node_limit_holds_for_all_threads_together() {
+    let limit = 300_000;
+    for threads in [1, 2] {
+        let mut e = Engine::new(Options {
+            hash_mib: 8,
+            threads,
+            rules: RuleSet::Cxa,
+        });
+        let mut last_reported = 0;
+        let r = e.go(
+            Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            },
+            |info| last_reported = info.nodes,
+        );
+        assert!(r.best.is_some_and(|m| e.position().is_legal(m)));
+        // each thread publishes its count every 1024 nodes and ends within a few nodes
+        // of the stop: a few thousand over the limit at most, not a second budget
+        assert!(
+            r.nodes >= limit && r.nodes <= limit + 4096 * threads as u64,
+            "{threads} threads searched {} nodes for a limit of {limit}",
+            r.nodes
+        );
+        // the info lines count every thread's nodes
+        assert!(last_reported > 0 && last_reported <= r.nodes);
+    }
+}

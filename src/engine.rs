@@ -4,7 +4,7 @@
 
 use crate::core::{FenError, Move, Position};
 use crate::rules::RuleSet;
-use crate::search::threads::ThreadPool;
+use crate::search::threads::{NodeCounters, ThreadPool};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use std::sync::Arc;
@@ -37,6 +37,8 @@ pub struct Engine {
     main: Searcher,
     /// Lazy SMP helpers: `threads - 1` long-lived threads.
     pool: ThreadPool,
+    /// The node counts of the running search's threads (slot 0: the main thread).
+    counters: Arc<NodeCounters>,
 }
 
 impl Default for Engine {
@@ -50,9 +52,13 @@ impl Engine {
         let tt = Arc::new(TranspositionTable::new(options.hash_mib));
         let stop = Arc::new(AtomicBool::new(false));
         let threads = options.threads.clamp(1, MAX_THREADS);
+        let counters = Arc::new(NodeCounters::new(threads));
+        let mut main = Searcher::new(Arc::clone(&tt), Arc::clone(&stop), options.rules);
+        main.set_counters(Arc::clone(&counters), 0);
         Engine {
-            main: Searcher::new(Arc::clone(&tt), Arc::clone(&stop), options.rules),
-            pool: ThreadPool::new(threads - 1, &tt, &stop, options.rules),
+            main,
+            pool: ThreadPool::new(threads - 1, &tt, &stop, &counters, options.rules),
+            counters,
             tt,
             options: Options { threads, ..options },
             position: Position::startpos(),
@@ -73,12 +79,18 @@ impl Engine {
             let rules = self.options.rules;
             // let go of the old table everywhere (the helpers hold handles too)
             let tiny = Arc::new(TranspositionTable::tiny());
-            self.pool = ThreadPool::new(0, &tiny, &self.stop, rules);
+            self.pool = ThreadPool::new(0, &tiny, &self.stop, &self.counters, rules);
             self.main.set_table(Arc::clone(&tiny));
             self.tt = tiny;
             self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
             self.main.set_table(Arc::clone(&self.tt));
-            self.pool = ThreadPool::new(self.options.threads - 1, &self.tt, &self.stop, rules);
+            self.pool = ThreadPool::new(
+                self.options.threads - 1,
+                &self.tt,
+                &self.stop,
+                &self.counters,
+                rules,
+            );
         }
     }
 
@@ -87,7 +99,15 @@ impl Engine {
         let n = n.clamp(1, MAX_THREADS);
         if n != self.options.threads || self.pool.len() + 1 != n {
             self.options.threads = n;
-            self.pool = ThreadPool::new(n - 1, &self.tt, &self.stop, self.options.rules);
+            self.counters = Arc::new(NodeCounters::new(n));
+            self.main.set_counters(Arc::clone(&self.counters), 0);
+            self.pool = ThreadPool::new(
+                n - 1,
+                &self.tt,
+                &self.stop,
+                &self.counters,
+                self.options.rules,
+            );
         }
     }
 
@@ -157,6 +177,7 @@ impl Engine {
         self.tt.new_search();
         let rules = self.options.rules;
         let multipv = limits.multipv > 1;
+        self.counters.reset();
         self.pool.start(&self.position, &limits, &self.tt, rules);
         self.main.set_table(Arc::clone(&self.tt));
         self.main.set_rules(rules);

@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use threads::NodeCounters;
 use tt::{Bound, TranspositionTable};
 
 /// When to stop searching.
@@ -175,6 +176,9 @@ pub struct Searcher {
     depth_skew: i32,
     /// Depth of the iteration being searched.
     root_depth: i32,
+    /// Node counts of all the search's threads, and this thread's slot among them.
+    counters: Arc<NodeCounters>,
+    slot: usize,
 }
 
 impl Searcher {
@@ -201,7 +205,21 @@ impl Searcher {
             main: true,
             depth_skew: 0,
             root_depth: 0,
+            counters: Arc::new(NodeCounters::new(1)),
+            slot: 0,
         }
+    }
+
+    /// Publishes this thread's node count in `counters`, at `slot` (0: the main thread),
+    /// and reads the others' from there.
+    pub fn set_counters(&mut self, counters: Arc<NodeCounters>, slot: usize) {
+        self.counters = counters;
+        self.slot = slot;
+    }
+
+    /// The nodes searched so far by all threads of this search.
+    fn total_nodes(&self) -> u64 {
+        self.counters.total_with(self.slot, self.nodes)
     }
 
     /// Uses another table from now on (the `Hash` option changed).
@@ -240,8 +258,12 @@ impl Searcher {
         let node_check = self.nodes & 1023 == 0;
         if node_check || self.ticks >= TIME_CHECK_TICKS {
             self.ticks = 0;
-            let over_nodes =
-                node_check && self.main && self.limits.nodes.is_some_and(|n| self.nodes >= n);
+            if node_check {
+                self.counters.publish(self.slot, self.nodes);
+            }
+            let over_nodes = node_check
+                && self.main
+                && self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
             let over_time = self.main
                 && self
                     .limits
@@ -360,7 +382,7 @@ impl Searcher {
             if self.main {
                 for info in &reports {
                     report(&Info {
-                        nodes: self.nodes,
+                        nodes: self.total_nodes(),
                         time: self.start.elapsed(),
                         ..info.clone()
                     });
@@ -397,6 +419,7 @@ impl Searcher {
             }
         }
         result.nodes = self.nodes;
+        self.counters.publish(self.slot, self.nodes);
         result
     }
 

@@ -8,9 +8,58 @@ use super::{Limits, SearchResult, Searcher};
 use crate::core::Position;
 use crate::rules::RuleSet;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
+
+/// The node counts of the search threads while a search runs, each on a cache line of its
+/// own (a thread writes only its own slot): the main thread reads their sum to report the
+/// nodes of the whole search and to hold a `nodes` limit for all threads together.
+pub struct NodeCounters {
+    slots: Vec<Slot>,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Slot(AtomicU64);
+
+impl NodeCounters {
+    /// Counters for `threads` threads (slot 0: the main thread).
+    pub fn new(threads: usize) -> NodeCounters {
+        NodeCounters {
+            slots: (0..threads.max(1)).map(|_| Slot::default()).collect(),
+        }
+    }
+
+    /// Thread `slot` has searched `nodes` nodes in this search.
+    pub fn publish(&self, slot: usize, nodes: u64) {
+        if let Some(s) = self.slots.get(slot) {
+            s.0.store(nodes, Ordering::Relaxed);
+        }
+    }
+
+    /// Zero for every thread (a new search).
+    pub fn reset(&self) {
+        for s in &self.slots {
+            s.0.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The nodes of all threads, with the caller's own up-to-date count for its slot.
+    pub fn total_with(&self, slot: usize, own: u64) -> u64 {
+        self.slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                if i == slot {
+                    own
+                } else {
+                    s.0.load(Ordering::Relaxed)
+                }
+            })
+            .sum()
+    }
+}
 
 enum Job {
     Search {
@@ -40,6 +89,7 @@ impl ThreadPool {
         n: usize,
         tt: &Arc<TranspositionTable>,
         stop: &Arc<AtomicBool>,
+        counters: &Arc<NodeCounters>,
         rules: RuleSet,
     ) -> ThreadPool {
         let helpers = (1..=n)
@@ -48,6 +98,7 @@ impl ThreadPool {
                 let (done_tx, done_rx) = channel::<SearchResult>();
                 let mut searcher = Searcher::new(Arc::clone(tt), Arc::clone(stop), rules);
                 searcher.set_helper(id);
+                searcher.set_counters(Arc::clone(counters), id);
                 let thread = std::thread::Builder::new()
                     .name(format!("chariot-helper-{id}"))
                     .spawn(move || {
@@ -96,7 +147,8 @@ impl ThreadPool {
     }
 
     /// Starts every helper on `position` (helpers have no node or time limit: they stop
-    /// with the stop flag or at the depth limit).
+    /// with the stop flag, or at the depth limit; the main thread holds a node limit for
+    /// all threads together).
     pub fn start(
         &mut self,
         position: &Position,
