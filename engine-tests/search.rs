@@ -170,3 +170,34 @@ fn a_node_limit_holds_for_all_threads_together() {
         assert!(last_reported > 0 && last_reported <= r.nodes);
     }
 }
+
+#[test]
+fn the_last_info_line_is_the_line_played() {
+    // with two threads the result may come from the helper's deeper iteration: the last
+    // info line must still show that depth, score and move
+    let mut e = Engine::new(Options {
+        hash_mib: 8,
+        threads: 2,
+        rules: RuleSet::Cxa,
+    });
+    for moves in [&[][..], &["h2e2"][..], &["h2e2", "h9g7"][..], &["b0c2"][..]] {
+        e.new_game();
+        e.set_position(None, moves).unwrap();
+        let mut last = None;
+        let r = e.go(
+            Limits {
+                depth: Some(9),
+                ..Limits::default()
+            },
+            |info| last = Some(info.clone()),
+        );
+        let last = last.expect("an info line");
+        assert_eq!(
+            (last.depth, last.score, last.pv.first().copied()),
+            (r.depth, r.score, r.best),
+            "after {moves:?}"
+        );
+        assert_eq!(r.pv.first().copied(), r.best);
+        assert!(last.nodes <= r.nodes);
+    }
+}

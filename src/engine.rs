@@ -9,6 +9,7 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// Options a GUI may set.
 #[derive(Clone, Debug)]
@@ -174,6 +175,7 @@ impl Engine {
     /// before handing the search to another thread, so that a `stop` arriving before the
     /// search starts is not lost.
     pub fn search(&mut self, limits: Limits, mut on_info: impl FnMut(&Info)) -> SearchResult {
+        let start = Instant::now();
         self.tt.new_search();
         let rules = self.options.rules;
         let multipv = limits.multipv > 1;
@@ -199,6 +201,17 @@ impl Engine {
                     nodes: result.nodes,
                     ..h.clone()
                 };
+                // the last info line shows the line that is played (the main thread
+                // reported only its own, shallower iterations)
+                on_info(&Info {
+                    multipv: 1,
+                    depth: result.depth,
+                    seldepth: result.seldepth,
+                    score: result.score,
+                    nodes: result.nodes,
+                    time: start.elapsed(),
+                    pv: result.pv.clone(),
+                });
             }
         }
         result

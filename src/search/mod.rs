@@ -66,6 +66,9 @@ pub struct SearchResult {
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
+    /// The principal variation and selective depth of the iteration the result is from.
+    pub pv: Vec<Move>,
+    pub seldepth: i32,
 }
 
 /// Is `score` a mate (or rules win) score, and in how many plies?
@@ -366,6 +369,8 @@ impl Searcher {
                         score: s,
                         depth,
                         nodes: self.nodes,
+                        pv: pv.clone(),
+                        seldepth: self.seldepth as i32,
                     };
                 }
                 reports.push(Info {
