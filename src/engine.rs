@@ -6,6 +6,7 @@ use crate::core::{FenError, Move, Position};
 use crate::rules::RuleSet;
 use crate::search::threads::{NodeCounters, ThreadPool};
 use crate::search::tt::TranspositionTable;
+use crate::search::verdicts::VerdictCache;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +41,8 @@ pub struct Engine {
     pool: ThreadPool,
     /// The node counts of the running search's threads (slot 0: the main thread).
     counters: Arc<NodeCounters>,
+    /// Repetition verdicts, shared by all threads.
+    verdicts: Arc<VerdictCache>,
 }
 
 impl Default for Engine {
@@ -54,12 +57,15 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let threads = options.threads.clamp(1, MAX_THREADS);
         let counters = Arc::new(NodeCounters::new(threads));
+        let verdicts = Arc::new(VerdictCache::new());
         let mut main = Searcher::new(Arc::clone(&tt), Arc::clone(&stop), options.rules);
         main.set_counters(Arc::clone(&counters), 0);
+        main.set_verdicts(Arc::clone(&verdicts));
         Engine {
             main,
-            pool: ThreadPool::new(threads - 1, &tt, &stop, &counters, options.rules),
+            pool: ThreadPool::new(threads - 1, &tt, &stop, &counters, &verdicts, options.rules),
             counters,
+            verdicts,
             tt,
             options: Options { threads, ..options },
             position: Position::startpos(),
@@ -80,7 +86,8 @@ impl Engine {
             let rules = self.options.rules;
             // let go of the old table everywhere (the helpers hold handles too)
             let tiny = Arc::new(TranspositionTable::tiny());
-            self.pool = ThreadPool::new(0, &tiny, &self.stop, &self.counters, rules);
+            self.pool =
+                ThreadPool::new(0, &tiny, &self.stop, &self.counters, &self.verdicts, rules);
             self.main.set_table(Arc::clone(&tiny));
             self.tt = tiny;
             self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
@@ -90,6 +97,7 @@ impl Engine {
                 &self.tt,
                 &self.stop,
                 &self.counters,
+                &self.verdicts,
                 rules,
             );
         }
@@ -107,6 +115,7 @@ impl Engine {
                 &self.tt,
                 &self.stop,
                 &self.counters,
+                &self.verdicts,
                 self.options.rules,
             );
         }
@@ -116,9 +125,11 @@ impl Engine {
         self.options.rules = rules;
     }
 
-    /// Forgets everything learned (new game): the table and every thread's histories.
+    /// Forgets everything learned (new game): the table, the repetition verdicts and every
+    /// thread's histories.
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.verdicts.clear();
         self.main.clear();
         self.pool.clear();
     }

@@ -14,6 +14,7 @@ pub mod see;
 pub mod threads;
 pub mod time;
 pub mod tt;
+pub mod verdicts;
 
 use crate::core::{Move, PieceType, Position};
 use crate::eval::{MATERIAL_MG, evaluate};
@@ -24,12 +25,12 @@ use crate::rules::{
 use history::{Context, History};
 use movepick::{MovePicker, PickMode};
 use params::*;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use threads::NodeCounters;
 use tt::{Bound, TranspositionTable};
+use verdicts::VerdictCache;
 
 /// When to stop searching.
 #[derive(Clone, Debug, Default)]
@@ -162,7 +163,8 @@ pub struct Searcher {
     lmr: Vec<[i32; 64]>,
     /// Whether the score just returned by a child depends on the path (a repetition verdict).
     path_dependent: bool,
-    verdicts: HashMap<u64, GameResult>,
+    /// Repetition verdicts, shared with the other threads of the search.
+    verdicts: Arc<VerdictCache>,
     /// Null move played at this ply (no two in a row).
     null_at: Vec<bool>,
     /// The move left out at this ply by a singular-extension search.
@@ -199,7 +201,7 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY + 1],
             lmr: lmr_table(),
             path_dependent: false,
-            verdicts: HashMap::new(),
+            verdicts: Arc::new(VerdictCache::new()),
             null_at: vec![false; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
             double_ext: vec![0; MAX_PLY + 1],
@@ -230,19 +232,21 @@ impl Searcher {
         self.tt = tt;
     }
 
-    /// The rule set for the next searches (a verdict cache for the other set is dropped).
+    /// The rule set for the next searches (the verdict cache keeps each set's apart).
     pub fn set_rules(&mut self, rules: RuleSet) {
-        if rules != self.rules {
-            self.rules = rules;
-            self.verdicts.clear();
-        }
+        self.rules = rules;
     }
 
-    /// Clears histories and killers (a new game).
+    /// Shares `verdicts` (repetition verdicts) with the other threads of the search.
+    pub fn set_verdicts(&mut self, verdicts: Arc<VerdictCache>) {
+        self.verdicts = verdicts;
+    }
+
+    /// Clears histories and killers (a new game; the shared verdict cache is its owner's
+    /// to clear).
     pub fn clear(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.clear();
-        self.verdicts.clear();
     }
 
     /// Marks this searcher as a helper thread (no output, no time control of its own).
@@ -488,13 +492,15 @@ impl Searcher {
                 sig = sig.rotate_left(7) ^ pos.key_at(b).unwrap_or(0);
             }
             let rules = self.rules;
-            if !self.verdicts.contains_key(&sig) {
-                self.ticks += TICKS_PER_VERDICT;
-            }
-            let result = *self
-                .verdicts
-                .entry(sig)
-                .or_insert_with(|| judge_cycle(pos, rules).map_or(GameResult::Draw, |v| v.result));
+            let result = match self.verdicts.get(sig, rules) {
+                Some(r) => r,
+                None => {
+                    self.ticks += TICKS_PER_VERDICT;
+                    let r = judge_cycle(pos, rules).map_or(GameResult::Draw, |v| v.result);
+                    self.verdicts.put(sig, rules, r);
+                    r
+                }
+            };
             return Some(match result.winner() {
                 None => DRAW,
                 Some(w) => {

@@ -4,6 +4,7 @@
 //! the same position, sharing the transposition table, until the stop flag is set.
 
 use super::tt::TranspositionTable;
+use super::verdicts::VerdictCache;
 use super::{Limits, SearchResult, Searcher};
 use crate::core::Position;
 use crate::rules::RuleSet;
@@ -90,6 +91,7 @@ impl ThreadPool {
         tt: &Arc<TranspositionTable>,
         stop: &Arc<AtomicBool>,
         counters: &Arc<NodeCounters>,
+        verdicts: &Arc<VerdictCache>,
         rules: RuleSet,
     ) -> ThreadPool {
         let helpers = (1..=n)
@@ -99,6 +101,7 @@ impl ThreadPool {
                 let mut searcher = Searcher::new(Arc::clone(tt), Arc::clone(stop), rules);
                 searcher.set_helper(id);
                 searcher.set_counters(Arc::clone(counters), id);
+                searcher.set_verdicts(Arc::clone(verdicts));
                 let thread = std::thread::Builder::new()
                     .name(format!("chariot-helper-{id}"))
                     .spawn(move || {
