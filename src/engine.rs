@@ -58,11 +58,14 @@ impl Engine {
         let threads = options.threads.clamp(1, MAX_THREADS);
         let counters = Arc::new(NodeCounters::new(threads));
         let verdicts = Arc::new(VerdictCache::new());
-        let mut main = Searcher::new(Arc::clone(&tt), Arc::clone(&stop), options.rules);
-        main.set_counters(Arc::clone(&counters), 0);
-        main.set_verdicts(Arc::clone(&verdicts));
         Engine {
-            main,
+            main: Searcher::new(
+                Arc::clone(&tt),
+                Arc::clone(&stop),
+                options.rules,
+                Arc::clone(&verdicts),
+                Arc::clone(&counters),
+            ),
             pool: ThreadPool::new(threads - 1, &tt, &stop, &counters, &verdicts, options.rules),
             counters,
             verdicts,
@@ -109,7 +112,7 @@ impl Engine {
         if n != self.options.threads || self.pool.len() + 1 != n {
             self.options.threads = n;
             self.counters = Arc::new(NodeCounters::new(n));
-            self.main.set_counters(Arc::clone(&self.counters), 0);
+            self.main.set_counters(Arc::clone(&self.counters));
             self.pool = ThreadPool::new(
                 n - 1,
                 &self.tt,

@@ -187,7 +187,15 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    pub fn new(tt: Arc<TranspositionTable>, stop: Arc<AtomicBool>, rules: RuleSet) -> Searcher {
+    /// A main-thread searcher (slot 0 of `counters`; see [`Searcher::set_helper`]) sharing
+    /// the table, the stop flag and the repetition verdicts with the search's other threads.
+    pub fn new(
+        tt: Arc<TranspositionTable>,
+        stop: Arc<AtomicBool>,
+        rules: RuleSet,
+        verdicts: Arc<VerdictCache>,
+        counters: Arc<NodeCounters>,
+    ) -> Searcher {
         Searcher {
             tt,
             stop,
@@ -201,7 +209,7 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY + 1],
             lmr: lmr_table(),
             path_dependent: false,
-            verdicts: Arc::new(VerdictCache::new()),
+            verdicts,
             null_at: vec![false; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
             double_ext: vec![0; MAX_PLY + 1],
@@ -210,16 +218,15 @@ impl Searcher {
             main: true,
             depth_skew: 0,
             root_depth: 0,
-            counters: Arc::new(NodeCounters::new(1)),
+            counters,
             slot: 0,
         }
     }
 
-    /// Publishes this thread's node count in `counters`, at `slot` (0: the main thread),
-    /// and reads the others' from there.
-    pub fn set_counters(&mut self, counters: Arc<NodeCounters>, slot: usize) {
+    /// Publishes this thread's node count in `counters` from now on (the number of
+    /// threads changed), and reads the others' from there.
+    pub fn set_counters(&mut self, counters: Arc<NodeCounters>) {
         self.counters = counters;
-        self.slot = slot;
     }
 
     /// The nodes searched so far by all threads of this search.
@@ -237,11 +244,6 @@ impl Searcher {
         self.rules = rules;
     }
 
-    /// Shares `verdicts` (repetition verdicts) with the other threads of the search.
-    pub fn set_verdicts(&mut self, verdicts: Arc<VerdictCache>) {
-        self.verdicts = verdicts;
-    }
-
     /// Clears histories and killers (a new game; the shared verdict cache is its owner's
     /// to clear).
     pub fn clear(&mut self) {
@@ -250,8 +252,10 @@ impl Searcher {
     }
 
     /// Marks this searcher as a helper thread (no output, no time control of its own).
+    /// Its node count goes to slot `id` of the counters.
     pub fn set_helper(&mut self, id: usize) {
         self.main = false;
+        self.slot = id;
         self.depth_skew = (id % 2) as i32;
     }
 

@@ -98,10 +98,14 @@ impl ThreadPool {
             .map(|id| {
                 let (job_tx, job_rx) = channel::<Job>();
                 let (done_tx, done_rx) = channel::<SearchResult>();
-                let mut searcher = Searcher::new(Arc::clone(tt), Arc::clone(stop), rules);
+                let mut searcher = Searcher::new(
+                    Arc::clone(tt),
+                    Arc::clone(stop),
+                    rules,
+                    Arc::clone(verdicts),
+                    Arc::clone(counters),
+                );
                 searcher.set_helper(id);
-                searcher.set_counters(Arc::clone(counters), id);
-                searcher.set_verdicts(Arc::clone(verdicts));
                 let thread = std::thread::Builder::new()
                     .name(format!("chariot-helper-{id}"))
                     .spawn(move || {
