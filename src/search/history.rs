@@ -6,7 +6,7 @@
 //! before it (piece and target of each), which catches follow-ups and answers that the
 //! plain history averages away.
 
-use super::params::HISTORY_MAX;
+use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_OFFSET, HISTORY_BONUS_SLOPE, HISTORY_MAX};
 use crate::core::{Move, Position};
 
 const PIECES: usize = 14;
@@ -57,6 +57,12 @@ pub struct History {
     continuation: [Vec<i16>; 2],
     /// Captures: `[moving piece][target point][victim kind]`.
     capture: Vec<i16>,
+}
+
+/// The history bonus of a cutoff at `depth` (the penalty of the moves tried before it).
+#[inline]
+pub fn bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_SLOPE * depth - HISTORY_BONUS_OFFSET).clamp(1, HISTORY_BONUS_MAX)
 }
 
 /// A history score `v` after adding `bonus` (negative: a penalty) with gravity: scores stay
@@ -184,6 +190,27 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn history_follows_what_the_search_learns_now() {
+        // a quiet move that failed a hundred times, then cut five times at depth 10,
+        // ranks above the moves that never came up: recent cutoffs outweigh old failures
+        let mut h = History::new();
+        let pos = Position::startpos();
+        let m = Move::parse_iccs("h2e2").unwrap();
+        let ctx = Context::of(&pos);
+        for _ in 0..100 {
+            h.update_all(&pos, m, &ctx, -bonus(10));
+        }
+        assert!(h.quiet_score(&pos, m, &ctx) < -HISTORY_MAX / 2);
+        for _ in 0..5 {
+            h.update_all(&pos, m, &ctx, bonus(10));
+        }
+        assert!(h.quiet(&pos, m) > 0, "{}", h.quiet(&pos, m));
+        // deeper cutoffs weigh more, every cutoff counts, and one never fills the table
+        assert!((1..=9).all(|d| bonus(d) < bonus(d + 1) || bonus(d) == HISTORY_BONUS_MAX));
+        assert!((0..100).all(|d| (1..=HISTORY_MAX / 4).contains(&bonus(d))));
+    }
 
     #[test]
     fn capture_history_rewards_and_penalises() {

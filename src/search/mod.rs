@@ -804,7 +804,7 @@ impl Searcher {
                         self.pv[ply + 1] = child;
                     }
                     if s >= beta {
-                        let bonus = (depth * depth).min(400);
+                        let bonus = history::bonus(depth);
                         if quiet {
                             self.reward_quiet(pos, m, &quiets_tried, bonus, ply, &context);
                         } else {

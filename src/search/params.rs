@@ -79,6 +79,12 @@ pub const DELTA_MARGIN: i32 = 150;
 
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16384;
+/// History bonus (and penalty) of a cutoff at `depth`: SLOPE × depth − OFFSET, within
+/// 1..=MAX — a deep cutoff moves a score by a fifth of HISTORY_MAX, so the tables follow
+/// what the search learns now rather than summing everything since the game began.
+pub const HISTORY_BONUS_SLOPE: i32 = 300;
+pub const HISTORY_BONUS_OFFSET: i32 = 200;
+pub const HISTORY_BONUS_MAX: i32 = 3500;
 
 /// Does quiescence search also try the captures that lose material by static exchange?
 pub const QS_BAD_CAPTURES: bool = true;
