@@ -86,23 +86,14 @@ impl Engine {
     pub fn set_hash(&mut self, mib: usize) {
         if mib != self.options.hash_mib {
             self.options.hash_mib = mib.max(1);
-            let rules = self.options.rules;
             // let go of the old table everywhere (the helpers hold handles too)
             let tiny = Arc::new(TranspositionTable::tiny());
-            self.pool =
-                ThreadPool::new(0, &tiny, &self.stop, &self.counters, &self.verdicts, rules);
             self.main.set_table(Arc::clone(&tiny));
             self.tt = tiny;
+            self.pool = self.helpers(0);
             self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
             self.main.set_table(Arc::clone(&self.tt));
-            self.pool = ThreadPool::new(
-                self.options.threads - 1,
-                &self.tt,
-                &self.stop,
-                &self.counters,
-                &self.verdicts,
-                rules,
-            );
+            self.pool = self.helpers(self.options.threads - 1);
         }
     }
 
@@ -113,15 +104,21 @@ impl Engine {
             self.options.threads = n;
             self.counters = Arc::new(NodeCounters::new(n));
             self.main.set_counters(Arc::clone(&self.counters));
-            self.pool = ThreadPool::new(
-                n - 1,
-                &self.tt,
-                &self.stop,
-                &self.counters,
-                &self.verdicts,
-                self.options.rules,
-            );
+            self.pool = self.helpers(n - 1);
         }
+    }
+
+    /// `n` new helper threads sharing this engine's table, stop flag, counters and verdicts
+    /// (the old pool, if any, is dropped by the caller's assignment: its threads end).
+    fn helpers(&self, n: usize) -> ThreadPool {
+        ThreadPool::new(
+            n,
+            &self.tt,
+            &self.stop,
+            &self.counters,
+            &self.verdicts,
+            self.options.rules,
+        )
     }
 
     pub fn set_rules(&mut self, rules: RuleSet) {

@@ -77,7 +77,7 @@ pub const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 150;
 
-/// History bonus cap.
+/// History scores stay within ±HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16384;
 /// History bonus (and penalty) of a cutoff at `depth`: SLOPE × depth − OFFSET, within
 /// 1..=MAX — a deep cutoff moves a score by a fifth of HISTORY_MAX, so the tables follow
