@@ -201,3 +201,31 @@ fn the_last_info_line_is_the_line_played() {
         assert!(last.nodes <= r.nodes);
     }
 }
+
+#[test]
+fn a_check_is_searched_one_ply_deeper() {
+    // mate in 2 (tactics.epd sp1-2-74-m2): the horse takes the rook on e7 with check, the
+    // king steps to d8, the rook mates quietly on b8. At depth 2 the quiet mating move lies
+    // beyond the horizon (quiescence tries captures only) unless the check extends the line.
+    let fen = "1Rbk2b2/9/3ar4/3RC1N1p/9/P4pp2/4P3P/4B4/9/3AKAB2 w - - 0 1";
+    let mut e = Engine::new(Options {
+        hash_mib: 8,
+        threads: 1,
+        rules: RuleSet::Cxa,
+    });
+    e.set_position(Some(fen), &[]).expect("test position");
+    let r = e.go(
+        Limits {
+            depth: Some(2),
+            ..Limits::default()
+        },
+        |_| {},
+    );
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("g6e7"));
+    assert_eq!(
+        chariot::search::mate_plies(r.score),
+        Some(3),
+        "score {}",
+        r.score
+    );
+}
