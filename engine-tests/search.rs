@@ -3,23 +3,30 @@
 
 use chariot::engine::{Engine, Options};
 use chariot::rules::{GameResult, RuleSet, adjudicate};
-use chariot::search::Limits;
+use chariot::search::{Limits, SearchResult, mate_plies};
 
-fn best(fen: &str, moves: &[&str], depth: i32, rules: RuleSet) -> String {
+/// A one-thread search of `fen` after `moves` to `depth`.
+fn search(fen: &str, moves: &[&str], depth: i32, rules: RuleSet) -> SearchResult {
     let mut e = Engine::new(Options {
         hash_mib: 8,
         threads: 1,
         rules,
     });
     e.set_position(Some(fen), moves).expect("test position");
-    let r = e.go(
+    e.go(
         Limits {
             depth: Some(depth),
             ..Limits::default()
         },
         |_| {},
-    );
-    r.best.expect("a move").to_string()
+    )
+}
+
+fn best(fen: &str, moves: &[&str], depth: i32, rules: RuleSet) -> String {
+    search(fen, moves, depth, rules)
+        .best
+        .expect("a move")
+        .to_string()
 }
 
 #[test]
@@ -208,24 +215,7 @@ fn a_check_is_searched_one_ply_deeper() {
     // king steps to d8, the rook mates quietly on b8. At depth 2 the quiet mating move lies
     // beyond the horizon (quiescence tries captures only) unless the check extends the line.
     let fen = "1Rbk2b2/9/3ar4/3RC1N1p/9/P4pp2/4P3P/4B4/9/3AKAB2 w - - 0 1";
-    let mut e = Engine::new(Options {
-        hash_mib: 8,
-        threads: 1,
-        rules: RuleSet::Cxa,
-    });
-    e.set_position(Some(fen), &[]).expect("test position");
-    let r = e.go(
-        Limits {
-            depth: Some(2),
-            ..Limits::default()
-        },
-        |_| {},
-    );
+    let r = search(fen, &[], 2, RuleSet::Cxa);
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("g6e7"));
-    assert_eq!(
-        chariot::search::mate_plies(r.score),
-        Some(3),
-        "score {}",
-        r.score
-    );
+    assert_eq!(mate_plies(r.score), Some(3), "score {}", r.score);
 }
