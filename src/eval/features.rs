@@ -76,7 +76,16 @@ pub const SAFE_CHECKS: usize = IMBALANCE_OPP + 15;
 pub const ROOK_PIN: usize = SAFE_CHECKS + 3;
 /// The points our king can step to that no enemy piece attacks: 0, 1, 2, 3 or more.
 pub const KING_ESCAPES: usize = ROOK_PIN + 2;
-pub const NUM_WEIGHTS: usize = KING_ESCAPES + 4;
+/// Attack against shelter: by the number of our rooks, horses, cannons and crossed pawns
+/// that hit the enemy palace (0..=4, as `KING_ATTACKERS`) times 5, plus the enemy's
+/// advisors and elephants (0..=4).
+pub const KING_DANGER: usize = KING_ESCAPES + 4;
+/// Points our rook, horse or cannon could move to (empty or enemy) that an enemy pawn,
+/// advisor or elephant attacks, by kind (rook, horse, cannon).
+pub const UNSAFE_REACH: usize = KING_DANGER + 25;
+/// Our rooks, horses, cannons and crossed pawns that no piece of ours defends, by kind.
+pub const LOOSE_PIECES: usize = UNSAFE_REACH + 3;
+pub const NUM_WEIGHTS: usize = LOOSE_PIECES + 4;
 
 /// Named groups of weights, in table order: (name, first index, length).
 pub const GROUPS: &[(&str, usize, usize)] = &[
@@ -121,6 +130,9 @@ pub const GROUPS: &[(&str, usize, usize)] = &[
     ("safe checks", SAFE_CHECKS, 3),
     ("rook pin", ROOK_PIN, 2),
     ("king escapes", KING_ESCAPES, 4),
+    ("king danger", KING_DANGER, 25),
+    ("unsafe reach", UNSAFE_REACH, 3),
+    ("loose pieces", LOOSE_PIECES, 4),
 ];
 
 /// The folded piece-square entry of a point seen from its owner's side.

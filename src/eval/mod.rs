@@ -2,9 +2,11 @@
 //! game phase, mobility of rooks, horses (legs honoured) and cannons, and Xiangqi
 //! knowledge: king safety (palace attackers, missing and connected advisors and
 //! elephants, an open king file, the empty central cannon 空头炮, the bottom cannon
-//! 沉底炮, cannons aimed through screens), cannon threats, connected and stacked crossed
-//! pawns, trapped pieces (the low ends of the mobility tables) and tempo. Scores are in
-//! centipawn-like units (a horse or cannon is about 300), from the side to move's view.
+//! 沉底炮, cannons aimed through screens, attackers against the advisors and elephants left),
+//! cannon threats, connected and stacked crossed pawns, moves onto points the enemy's pawns,
+//! advisors and elephants guard, undefended pieces, trapped pieces (the low ends of the
+//! mobility tables) and tempo. Scores are in centipawn-like units (a horse or cannon is
+//! about 300), from the side to move's view.
 //!
 //! The evaluation is linear: a sum of features times (middlegame, endgame) weights from one
 //! table ([`weights::W`], laid out by [`features`]), blended by game phase. The search runs
@@ -202,6 +204,22 @@ pub fn evaluate_trace(t: &Trace, w: &[S]) -> i32 {
     (mg * t.phase + eg * (PHASE_MAX - t.phase)) / PHASE_MAX
 }
 
+/// The points `color`'s pawns, advisors and elephants attack.
+#[inline(always)]
+fn small_attacks(pos: &Position, color: Color, occ: Bitboard) -> Bitboard {
+    let mut att = Bitboard::EMPTY;
+    for sq in pos.pieces(color, PieceType::Pawn) {
+        att |= pawn_attacks(color, sq);
+    }
+    for sq in pos.pieces(color, PieceType::Advisor) {
+        att |= advisor_attacks(sq);
+    }
+    for sq in pos.pieces(color, PieceType::Elephant) {
+        att |= elephant_attacks(sq, occ);
+    }
+    att
+}
+
 /// Feeds every feature of `pos` to the sink; returns the phase.
 #[inline(always)]
 fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
@@ -224,7 +242,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
     // every point each side attacks or defends; those its pawns, advisors and elephants
     // attack; those its horses and cannons attack (for the threat terms)
     let mut attacked = [Bitboard::EMPTY; 2];
-    let mut by_small = [Bitboard::EMPTY; 2];
+    let by_small = Color::ALL.map(|c| small_attacks(pos, c, occ_bb));
     let mut by_minor = [Bitboard::EMPTY; 2];
     // where each side's rooks, horses and cannons can go next (cannons: quiet moves and
     // captures), for the check terms
@@ -233,6 +251,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         let sign = if color == Color::Red { 1 } else { -1 };
         let them = !color;
         let ci = color.index();
+        let ti = them.index();
         let own = pos.color_pieces(color);
         let enemy = pos.color_pieces(them);
         let enemy_king = pos.king_square(them);
@@ -260,8 +279,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                 }
                 match kind {
                     PieceType::King => attacked[ci] |= king_attacks(sq),
-                    PieceType::Advisor => by_small[ci] |= advisor_attacks(sq),
-                    PieceType::Elephant => by_small[ci] |= elephant_attacks(sq, occ_bb),
+                    PieceType::Advisor | PieceType::Elephant => {}
                     PieceType::Rook => {
                         let att = rook_attacks(sq, occ);
                         attacked[ci] |= att;
@@ -283,6 +301,10 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                             sink.add(ROOKS_CONNECTED, sign);
                         }
                         sink.add(ROOK_MOB + (att - own).count() as usize, sign);
+                        let unsafe_reach = ((att - own) & by_small[ti]).count() as i32;
+                        if unsafe_reach > 0 {
+                            sink.add(UNSAFE_REACH, sign * unsafe_reach);
+                        }
                         let hits = (att & enemy_palace).count() as i32;
                         if hits > 0 {
                             king_attackers += 1;
@@ -294,6 +316,10 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                         by_minor[ci] |= att;
                         reach[ci][1] |= att;
                         sink.add(HORSE_MOB + (att - own).count() as usize, sign);
+                        let unsafe_reach = ((att - own) & by_small[ti]).count() as i32;
+                        if unsafe_reach > 0 {
+                            sink.add(UNSAFE_REACH + 1, sign * unsafe_reach);
+                        }
                         let hits = (att & enemy_palace).count() as i32;
                         if hits > 0 {
                             king_attackers += 1;
@@ -306,6 +332,10 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                         let att = cannon_attacks(sq, occ);
                         by_minor[ci] |= att;
                         reach[ci][2] |= quiet | (att & enemy);
+                        let unsafe_reach = ((quiet | (att & enemy)) & by_small[ti]).count() as i32;
+                        if unsafe_reach > 0 {
+                            sink.add(UNSAFE_REACH + 2, sign * unsafe_reach);
+                        }
                         let caps = (att & enemy).count() as i32;
                         if caps > 0 {
                             sink.add(CANNON_THREAT, sign * caps);
@@ -330,9 +360,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                         }
                     }
                     PieceType::Pawn => {
-                        let att = pawn_attacks(color, sq);
-                        by_small[ci] |= att;
-                        if (att & enemy_palace).any() {
+                        if (pawn_attacks(color, sq) & enemy_palace).any() {
                             king_attackers += 1;
                             sink.add(PAWN_PALACE, sign);
                         }
@@ -341,6 +369,13 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
             }
         }
         sink.add(KING_ATTACKERS + king_attackers.min(4), sign);
+        let shelter = (pos.pieces(them, PieceType::Advisor).count()
+            + pos.pieces(them, PieceType::Elephant).count())
+        .min(4);
+        sink.add(
+            KING_DANGER + 5 * king_attackers.min(4) + shelter as usize,
+            sign,
+        );
         let mass = wings[0].max(wings[1]);
         if mass > 0 {
             sink.add(WING_MASS + mass.min(4) as usize - 1, sign);
@@ -440,6 +475,22 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                     sink.add(THREAT_HANGING + 6 * waiting + kind.index() - 1, sign * n);
                 }
             }
+        }
+        // our pieces nothing of ours defends
+        let loose = pos.color_pieces(color) - attacked[ci];
+        for (i, kind) in [PieceType::Rook, PieceType::Horse, PieceType::Cannon]
+            .into_iter()
+            .enumerate()
+        {
+            let n = (pos.pieces(color, kind) & loose).count() as i32;
+            if n > 0 {
+                sink.add(LOOSE_PIECES + i, sign * n);
+            }
+        }
+        let n =
+            ((pos.pieces(color, PieceType::Pawn) & loose) - masks::own_half(color)).count() as i32;
+        if n > 0 {
+            sink.add(LOOSE_PIECES + 3, sign * n);
         }
         // where our king can step without walking into an attack
         let escapes =
@@ -711,6 +762,28 @@ mod tests {
         let cut = "3k5/9/9/9/9/9/9/9/r8/4K4 w";
         assert_eq!(count(cut, KING_ESCAPES + 3), 0);
         assert_eq!(count(cut, KING_ESCAPES + 2), 0);
+    }
+
+    #[test]
+    fn danger_reach_and_loose_terms_fire_where_they_should() {
+        // two red attackers on a bare black palace; no black attacker on a bare red one
+        let fen = "3k5/9/9/2N6/9/5R3/9/9/9/4K4 w";
+        assert_eq!(count(fen, KING_DANGER + 5 * 2), 1);
+        assert_eq!(count(fen, KING_DANGER), -1);
+        // a black advisor shelters the king: the same attack meets one defender
+        let sheltered = "3k5/4a4/9/2N6/9/5R3/9/9/9/4K4 w";
+        assert_eq!(count(sheltered, KING_DANGER + 5 * 2), 0);
+        assert_eq!(count(sheltered, KING_DANGER + 5 * 2 + 1), 1);
+        // a red horse on b3 could go to c5, which the black pawn on c6 attacks
+        let pawn = "3k5/9/9/2p6/9/9/1N7/9/9/4K4 w";
+        assert_eq!(count(pawn, UNSAFE_REACH + 1), 1);
+        assert_eq!(count("3k5/9/9/9/9/9/1N7/9/9/4K4 w", UNSAFE_REACH + 1), 0);
+        // a red rook alone on a0 is loose; on f0, beside its king, it is defended
+        assert_eq!(count("3k5/9/9/9/9/9/9/9/9/R3K4 w", LOOSE_PIECES), 1);
+        assert_eq!(count("3k5/9/9/9/9/9/9/9/9/4KR3 w", LOOSE_PIECES), 0);
+        // a crossed pawn alone is loose; two side by side guard each other
+        assert_eq!(count("3k5/9/9/2P6/9/9/9/9/9/4K4 w", LOOSE_PIECES + 3), 1);
+        assert_eq!(count("3k5/9/9/2PP5/9/9/9/9/9/4K4 w", LOOSE_PIECES + 3), 0);
     }
 
     #[test]
