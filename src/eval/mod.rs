@@ -241,6 +241,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
     });
     // every point each side attacks or defends; those its pawns, advisors and elephants
     // attack; those its horses and cannons attack (for the threat terms)
+    let counts = Color::ALL.map(|c| PieceType::ALL.map(|t| pos.pieces(c, t).count() as i32));
     let mut attacked = [Bitboard::EMPTY; 2];
     let by_small = Color::ALL.map(|c| small_attacks(pos, c, occ_bb));
     let mut by_minor = [Bitboard::EMPTY; 2];
@@ -300,8 +301,9 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                         if (att & bb).any() && bb.lsb() == Some(sq) {
                             sink.add(ROOKS_CONNECTED, sign);
                         }
-                        sink.add(ROOK_MOB + (att - own).count() as usize, sign);
-                        let unsafe_reach = ((att - own) & by_small[ti]).count() as i32;
+                        let moves = att - own;
+                        sink.add(ROOK_MOB + moves.count() as usize, sign);
+                        let unsafe_reach = (moves & by_small[ti]).count() as i32;
                         if unsafe_reach > 0 {
                             sink.add(UNSAFE_REACH, sign * unsafe_reach);
                         }
@@ -315,8 +317,9 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                         let att = horse_attacks(sq, occ_bb);
                         by_minor[ci] |= att;
                         reach[ci][1] |= att;
-                        sink.add(HORSE_MOB + (att - own).count() as usize, sign);
-                        let unsafe_reach = ((att - own) & by_small[ti]).count() as i32;
+                        let moves = att - own;
+                        sink.add(HORSE_MOB + moves.count() as usize, sign);
+                        let unsafe_reach = (moves & by_small[ti]).count() as i32;
                         if unsafe_reach > 0 {
                             sink.add(UNSAFE_REACH + 1, sign * unsafe_reach);
                         }
@@ -331,8 +334,9 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                         sink.add(CANNON_MOB + quiet.count() as usize, sign);
                         let att = cannon_attacks(sq, occ);
                         by_minor[ci] |= att;
-                        reach[ci][2] |= quiet | (att & enemy);
-                        let unsafe_reach = ((quiet | (att & enemy)) & by_small[ti]).count() as i32;
+                        let moves = quiet | (att & enemy);
+                        reach[ci][2] |= moves;
+                        let unsafe_reach = (moves & by_small[ti]).count() as i32;
                         if unsafe_reach > 0 {
                             sink.add(UNSAFE_REACH + 2, sign * unsafe_reach);
                         }
@@ -368,14 +372,12 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                 }
             }
         }
-        sink.add(KING_ATTACKERS + king_attackers.min(4), sign);
-        let shelter = (pos.pieces(them, PieceType::Advisor).count()
-            + pos.pieces(them, PieceType::Elephant).count())
-        .min(4);
-        sink.add(
-            KING_DANGER + 5 * king_attackers.min(4) + shelter as usize,
-            sign,
-        );
+        let king_attackers = king_attackers.min(4);
+        sink.add(KING_ATTACKERS + king_attackers, sign);
+        let shelter = (counts[ti][PieceType::Advisor.index()]
+            + counts[ti][PieceType::Elephant.index()])
+        .min(4) as usize;
+        sink.add(KING_DANGER + 5 * king_attackers + shelter, sign);
         let mass = wings[0].max(wings[1]);
         if mass > 0 {
             sink.add(WING_MASS + mass.min(4) as usize - 1, sign);
@@ -433,7 +435,6 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         }
     }
 
-    let counts = Color::ALL.map(|c| PieceType::ALL.map(|t| pos.pieces(c, t).count() as i32));
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
         let (ci, ti) = (color.index(), (!color).index());
@@ -476,21 +477,19 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                 }
             }
         }
-        // our pieces nothing of ours defends
+        // our rooks, horses, cannons and crossed pawns nothing of ours defends
         let loose = pos.color_pieces(color) - attacked[ci];
-        for (i, kind) in [PieceType::Rook, PieceType::Horse, PieceType::Cannon]
-            .into_iter()
-            .enumerate()
-        {
-            let n = (pos.pieces(color, kind) & loose).count() as i32;
+        let men = [
+            pos.pieces(color, PieceType::Rook),
+            pos.pieces(color, PieceType::Horse),
+            pos.pieces(color, PieceType::Cannon),
+            pos.pieces(color, PieceType::Pawn) - masks::own_half(color),
+        ];
+        for (i, men) in men.into_iter().enumerate() {
+            let n = (men & loose).count() as i32;
             if n > 0 {
                 sink.add(LOOSE_PIECES + i, sign * n);
             }
-        }
-        let n =
-            ((pos.pieces(color, PieceType::Pawn) & loose) - masks::own_half(color)).count() as i32;
-        if n > 0 {
-            sink.add(LOOSE_PIECES + 3, sign * n);
         }
         // where our king can step without walking into an attack
         let escapes =
