@@ -18,6 +18,7 @@
 //! evaluates the same.
 
 pub mod features;
+pub mod nnue;
 pub mod weights;
 
 use crate::core::attacks::{

@@ -3,5 +3,6 @@
 pub mod bench;
 pub mod judge;
 pub mod matchrun;
+pub mod nnue;
 pub mod perft;
 pub mod tune;
