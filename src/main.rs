@@ -1,5 +1,7 @@
 //! The `chariot` binary: command-line subcommands; with no arguments, the protocol loop.
 
+mod cli;
+
 use chariot::core::{Move, Position};
 use chariot::rules::RuleSet;
 use chariot::tools::{bench, judge, perft, tune};
@@ -124,6 +126,11 @@ enum Command {
     Tune {
         #[command(subcommand)]
         action: TuneAction,
+    },
+    /// The neural evaluation: self-play training data, the trainer.
+    Nnue {
+        #[command(subcommand)]
+        action: cli::nnue::NnueAction,
     },
 }
 
@@ -379,6 +386,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => chariot::tools::matchrun::run(*args),
         Some(Command::Book { action }) => run_book(action),
         Some(Command::Tune { action }) => run_tune(action),
+        Some(Command::Nnue { action }) => cli::nnue::run(action),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

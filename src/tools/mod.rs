@@ -5,4 +5,5 @@ pub mod judge;
 pub mod matchrun;
 pub mod nnue;
 pub mod perft;
+pub mod selfplay;
 pub mod tune;

@@ -19,8 +19,10 @@ use crate::core::{Color, Position};
 use crate::engine::{Engine, Options};
 use crate::eval::features::{GROUPS, MATERIAL, NUM_WEIGHTS};
 use crate::eval::{self, PHASE_MAX, S};
-use crate::rules::{GameResult, RuleSet, adjudicate};
+use crate::rules::{GameResult, RuleSet};
 use crate::search::{Limits, mate_plies};
+use crate::tools::nnue::data::NO_SCORE;
+use crate::tools::selfplay::{SelfPlay, play_game as play_game_record};
 use rayon::prelude::*;
 use std::io::{BufRead, Write};
 use std::sync::Mutex;
@@ -76,116 +78,36 @@ pub struct GenStats {
     pub draws: usize,
 }
 
-/// A small deterministic generator (SplitMix64): each game's openings follow from the seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// One self-play game: the quiet positions (FENs) and the result.
+/// One self-play game: the quiet positions (FENs: side to move not in check, the move played
+/// not a capture, no mate score) and the result.
 fn play_game(index: usize, opts: &GenOptions) -> (Vec<String>, GameResult) {
-    let mut rng = Rng(opts
+    let seed = opts
         .seed
         .wrapping_mul(0x2545_f491_4f6c_dd1d)
-        .wrapping_add(index as u64));
-    let mut engine = Engine::new(Options {
+        .wrapping_add(index as u64);
+    let play = SelfPlay {
+        nodes: opts.nodes,
+        random_plies: opts.random_plies,
+        balance: opts.balance,
+        max_plies: opts.max_plies,
+        resign: opts.resign,
+        resign_plies: RESIGN_PLIES,
         hash_mib: opts.hash_mib,
-        threads: 1,
         rules: opts.rules,
-    });
-    let limits = Limits {
-        nodes: Some(opts.nodes),
-        ..Limits::default()
     };
-    // a random opening that the search finds roughly level (a few tries, then any)
-    let (mut pos, mut moves) = (Position::startpos(), Vec::new());
-    for attempt in 0..20 {
-        pos = Position::startpos();
-        moves.clear();
-        let (lo, hi) = opts.random_plies;
-        let plies = lo + rng.below(hi.saturating_sub(lo) + 1);
-        for _ in 0..plies {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            let m = legal.as_slice()[rng.below(legal.len())];
-            pos.make_move(m);
-            moves.push(m.to_string());
-        }
-        if adjudicate(&pos, opts.rules).is_over() {
-            continue;
-        }
-        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-        if engine.set_position(None, &texts).is_err() {
-            continue;
-        }
-        let r = engine.go(limits.clone(), |_| {});
-        if r.score.abs() <= opts.balance || attempt == 19 {
-            break;
-        }
-    }
-    engine.new_game();
+    let game = play_game_record(seed, &play);
     let mut kept = Vec::new();
-    let mut streak: (i32, usize) = (0, 0); // sign of the lopsided score, plies in a row
-    let result = loop {
-        let verdict = adjudicate(&pos, opts.rules);
-        if verdict.is_over() {
-            break verdict.result;
-        }
-        if moves.len() >= opts.max_plies {
-            break GameResult::Draw;
-        }
-        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-        if engine.set_position(None, &texts).is_err() {
-            break GameResult::Draw;
-        }
-        let r = engine.go(limits.clone(), |_| {});
-        let Some(best) = r.best else {
-            break GameResult::Draw;
-        };
-        let red_score = if pos.side_to_move() == Color::Red {
-            r.score
-        } else {
-            -r.score
-        };
-        let side = if red_score >= opts.resign || mate_plies(red_score).is_some_and(|n| n > 0) {
-            1
-        } else if red_score <= -opts.resign || mate_plies(red_score).is_some_and(|n| n < 0) {
-            -1
-        } else {
-            0
-        };
-        streak = if side != 0 && side == streak.0 {
-            (side, streak.1 + 1)
-        } else {
-            (side, usize::from(side != 0))
-        };
-        if streak.1 >= RESIGN_PLIES {
-            break if side > 0 {
-                GameResult::RedWins
-            } else {
-                GameResult::BlackWins
-            };
-        }
-        if !pos.in_check() && pos.piece_on(best.to()).is_none() && mate_plies(r.score).is_none() {
+    let replayed = game.replay(|pos, best, score| {
+        if score != NO_SCORE
+            && !pos.in_check()
+            && pos.piece_on(best.to()).is_none()
+            && mate_plies(i32::from(score)).is_none()
+        {
             kept.push(pos.fen());
         }
-        pos.make_move(best);
-        moves.push(best.to_string());
-    };
-    (kept, result)
+    });
+    debug_assert!(replayed.is_ok(), "a self-play game replays");
+    (kept, game.result)
 }
 
 /// Plays `opts.games` games and writes their labelled quiet positions to `out`.

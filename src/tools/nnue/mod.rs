@@ -3,3 +3,4 @@
 //! * [`data`]: the compact binary file of self-play games.
 
 pub mod data;
+pub mod datagen;
