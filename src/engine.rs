@@ -3,11 +3,12 @@
 //! transposition table, the options, and the stop flag that `stop` sets from any thread.
 
 use crate::core::{FenError, Move, Position};
+use crate::eval::nnue::{self, format::Network};
 use crate::rules::RuleSet;
 use crate::search::threads::{NodeCounters, ThreadPool};
 use crate::search::tt::TranspositionTable;
 use crate::search::verdicts::VerdictCache;
-use crate::search::{Info, Limits, SearchResult, Searcher};
+use crate::search::{Info, Limits, SearchResult, SearchSetup, Searcher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -43,6 +44,12 @@ pub struct Engine {
     counters: Arc<NodeCounters>,
     /// Repetition verdicts, shared by all threads.
     verdicts: Arc<VerdictCache>,
+    /// The loaded net (the embedded one unless `EvalFile` named another).
+    net: Arc<Network>,
+    /// Where the loaded net came from: empty for the embedded net.
+    net_file: String,
+    /// Evaluate with the net (`UseNNUE`), or with the hand-crafted evaluation.
+    use_nnue: bool,
 }
 
 impl Default for Engine {
@@ -73,6 +80,9 @@ impl Engine {
             options: Options { threads, ..options },
             position: Position::startpos(),
             stop,
+            net: Arc::clone(&nnue::EMBEDDED),
+            net_file: String::new(),
+            use_nnue: true,
         }
     }
 
@@ -119,6 +129,58 @@ impl Engine {
             &self.verdicts,
             self.options.rules,
         )
+    }
+
+    /// Evaluate with the net (true, the default) or with the hand-crafted evaluation. The
+    /// table is cleared when this changes: the evaluations it holds came from the other.
+    pub fn set_use_nnue(&mut self, on: bool) {
+        if on != self.use_nnue {
+            self.use_nnue = on;
+            self.tt.clear();
+        }
+    }
+
+    pub fn use_nnue(&self) -> bool {
+        self.use_nnue
+    }
+
+    /// Loads the net of `EvalFile`: a path, or empty (or `<embedded>`) for the shipped net.
+    /// On an error the net in use stays. Returns a description of the net now in use.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
+        let path = path.trim();
+        let (net, name) = if path.is_empty() || path == "<empty>" || path == "<embedded>" {
+            (Arc::clone(&nnue::EMBEDDED), String::new())
+        } else {
+            let net = nnue::load_file(std::path::Path::new(path))?;
+            (Arc::new(net), path.to_string())
+        };
+        if !Arc::ptr_eq(&net, &self.net) {
+            self.net = net;
+            self.net_file = name;
+            self.tt.clear();
+        }
+        Ok(self.eval_description())
+    }
+
+    /// The evaluation in use, in words (`info string` replies, `chariot bench`).
+    pub fn eval_description(&self) -> String {
+        if !self.use_nnue {
+            return "hand-crafted evaluation".into();
+        }
+        let from = if self.net_file.is_empty() {
+            "the embedded net".to_string()
+        } else {
+            self.net_file.clone()
+        };
+        format!(
+            "NNUE evaluation, {from} (810 inputs, {} hidden)",
+            self.net.hidden
+        )
+    }
+
+    /// The net the search evaluates with, or `None` for the hand-crafted evaluation.
+    fn active_net(&self) -> Option<Arc<Network>> {
+        self.use_nnue.then(|| Arc::clone(&self.net))
     }
 
     pub fn set_rules(&mut self, rules: RuleSet) {
@@ -191,9 +253,13 @@ impl Engine {
         let rules = self.options.rules;
         let multipv = limits.multipv > 1;
         self.counters.reset();
-        self.pool.start(&self.position, &limits, &self.tt, rules);
-        self.main.set_table(Arc::clone(&self.tt));
-        self.main.set_rules(rules);
+        let setup = SearchSetup {
+            tt: Arc::clone(&self.tt),
+            rules,
+            net: self.active_net(),
+        };
+        self.pool.start(&self.position, &limits, &setup);
+        self.main.configure(setup);
         let mut pos = self.position.clone();
         let mut result = self.main.go(&mut pos, limits, &mut on_info);
         self.stop.store(true, Ordering::Relaxed);

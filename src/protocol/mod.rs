@@ -384,6 +384,14 @@ impl Session {
                     "showwdl" => self.settings.show_wdl = b,
                     "resign" => self.settings.resign = b,
                     "debug" => self.settings.debug = b,
+                    "usenn" => {
+                        let text = {
+                            let mut e = self.engine_lock();
+                            e.set_use_nnue(b);
+                            e.eval_description()
+                        };
+                        self.info(&text);
+                    }
                     "usebook" => {
                         self.book.on = b;
                         if b {
@@ -406,6 +414,13 @@ impl Session {
                     for w in self.book.load() {
                         self.info(&w);
                     }
+                }
+            }
+            ("evalfile", _) => {
+                let loaded = self.engine_lock().set_eval_file(v);
+                match loaded {
+                    Ok(text) => self.info(&text),
+                    Err(e) => self.info(&format!("error: {e}; the net in use stays")),
                 }
             }
             ("rules", _) => match v.parse() {

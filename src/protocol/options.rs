@@ -117,6 +117,20 @@ pub const OPTIONS: &[OptionDef] = &[
         doc: "how freely book moves are chosen: none = always the heaviest, huge = all alike",
     },
     OptionDef {
+        uci: "UseNNUE",
+        ucci: "usenn",
+        kind: Kind::Check,
+        default: "true",
+        doc: "evaluate with the neural network; false: the hand-crafted evaluation",
+    },
+    OptionDef {
+        uci: "EvalFile",
+        ucci: "evalfile",
+        kind: Kind::Text,
+        default: "<embedded>",
+        doc: "net file to evaluate with; <embedded> (or empty): the net built into the engine",
+    },
+    OptionDef {
         uci: "",
         ucci: "usemillisec",
         kind: Kind::Check,

@@ -17,6 +17,7 @@ pub mod tt;
 pub mod verdicts;
 
 use crate::core::{Move, PieceType, Position};
+use crate::eval::nnue::format::Network;
 use crate::eval::{MATERIAL_MG, evaluate};
 use crate::rules::repetition::{earlier_occurrences, is_repetition, judge_cycle};
 use crate::rules::{
@@ -148,6 +149,15 @@ impl Node {
     }
 }
 
+/// What every thread of one search shares, handed to each at the start of a search.
+#[derive(Clone)]
+pub struct SearchSetup {
+    pub tt: Arc<TranspositionTable>,
+    pub rules: RuleSet,
+    /// The net to evaluate with; `None`: the hand-crafted evaluation.
+    pub net: Option<Arc<Network>>,
+}
+
 /// One search thread's state: its own histories and killers; the table is shared.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
@@ -184,6 +194,8 @@ pub struct Searcher {
     /// Node counts of all the search's threads, and this thread's slot among them.
     counters: Arc<NodeCounters>,
     slot: usize,
+    /// The net of this search (`None`: the hand-crafted evaluation).
+    net: Option<Arc<Network>>,
 }
 
 impl Searcher {
@@ -220,6 +232,7 @@ impl Searcher {
             root_depth: 0,
             counters,
             slot: 0,
+            net: None,
         }
     }
 
@@ -242,6 +255,13 @@ impl Searcher {
     /// The rule set for the next searches (the verdict cache keeps each set's apart).
     pub fn set_rules(&mut self, rules: RuleSet) {
         self.rules = rules;
+    }
+
+    /// Takes the table, rule set and evaluation of the next search.
+    pub fn configure(&mut self, setup: SearchSetup) {
+        self.tt = setup.tt;
+        self.rules = setup.rules;
+        self.net = setup.net;
     }
 
     /// Clears histories and killers (a new game; the shared verdict cache is its owner's

@@ -5,7 +5,7 @@
 
 use super::tt::TranspositionTable;
 use super::verdicts::VerdictCache;
-use super::{Limits, SearchResult, Searcher};
+use super::{Limits, SearchResult, SearchSetup, Searcher};
 use crate::core::Position;
 use crate::rules::RuleSet;
 use std::sync::Arc;
@@ -66,8 +66,7 @@ enum Job {
     Search {
         position: Box<Position>,
         limits: Limits,
-        tt: Arc<TranspositionTable>,
-        rules: RuleSet,
+        setup: SearchSetup,
     },
     Clear,
 }
@@ -115,11 +114,9 @@ impl ThreadPool {
                                 Job::Search {
                                     mut position,
                                     limits,
-                                    tt,
-                                    rules,
+                                    setup,
                                 } => {
-                                    searcher.set_table(tt);
-                                    searcher.set_rules(rules);
+                                    searcher.configure(setup);
                                     let r = searcher.go(&mut position, limits, |_| {});
                                     if done_tx.send(r).is_err() {
                                         break;
@@ -156,13 +153,7 @@ impl ThreadPool {
     /// Starts every helper on `position` (helpers have no node or time limit: they stop
     /// with the stop flag, or at the depth limit; the main thread holds a node limit for
     /// all threads together).
-    pub fn start(
-        &mut self,
-        position: &Position,
-        limits: &Limits,
-        tt: &Arc<TranspositionTable>,
-        rules: RuleSet,
-    ) {
+    pub fn start(&mut self, position: &Position, limits: &Limits, setup: &SearchSetup) {
         let helper_limits = Limits {
             nodes: None,
             soft_time: None,
@@ -173,8 +164,7 @@ impl ThreadPool {
             let _ = h.jobs.send(Job::Search {
                 position: Box::new(position.clone()),
                 limits: helper_limits.clone(),
-                tt: Arc::clone(tt),
-                rules,
+                setup: setup.clone(),
             });
         }
         self.busy = true;

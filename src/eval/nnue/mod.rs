@@ -5,3 +5,31 @@
 
 pub mod features;
 pub mod format;
+
+use format::Network;
+use std::sync::{Arc, LazyLock};
+
+/// The shipped net, compiled into the binary.
+static EMBEDDED_BYTES: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/chariot.nnue"));
+
+/// The shipped net (checked by a test, so reading it cannot fail in a released build).
+pub static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded net is a valid net file"))
+});
+
+/// Reads a net file from disk; a missing, short, damaged or foreign file is a one-line error.
+pub fn load_file(path: &std::path::Path) -> Result<Network, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read net file {}: {e}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod embedded_tests {
+    #[test]
+    fn the_embedded_net_loads() {
+        let net = super::Network::from_bytes(super::EMBEDDED_BYTES).unwrap();
+        assert!(net.hidden >= 16);
+    }
+}
