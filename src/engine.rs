@@ -162,6 +162,26 @@ impl Engine {
         Ok(self.eval_description())
     }
 
+    /// Chooses the evaluation from a command-line word: `hce` (hand-crafted), `nnue` (the
+    /// net loaded, the embedded one by default) or a net file's path.
+    pub fn set_eval(&mut self, spec: &str) -> Result<String, String> {
+        match spec.trim() {
+            "hce" => {
+                self.set_use_nnue(false);
+                Ok(self.eval_description())
+            }
+            "" | "nnue" => {
+                self.set_use_nnue(true);
+                Ok(self.eval_description())
+            }
+            path => {
+                self.set_eval_file(path)?;
+                self.set_use_nnue(true);
+                Ok(self.eval_description())
+            }
+        }
+    }
+
     /// The evaluation in use, in words (`info string` replies, `chariot bench`).
     pub fn eval_description(&self) -> String {
         if !self.use_nnue {

@@ -71,6 +71,9 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Evaluation: nnue (the embedded net), hce (hand-crafted) or a net file.
+        #[arg(long, default_value = "nnue")]
+        eval: String,
     },
     /// Search one position and print info lines and the best move.
     Go {
@@ -96,6 +99,9 @@ enum Command {
         /// Rule set: cxa or axf.
         #[arg(long, default_value = "cxa")]
         rules: String,
+        /// Evaluation: nnue (the embedded net), hce (hand-crafted) or a net file.
+        #[arg(long, default_value = "nnue")]
+        eval: String,
     },
     /// Judge a game by the rules: who wins and why, clause by clause.
     Judge {
@@ -372,7 +378,8 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
-        }) => run_bench(depth, threads, hash),
+            eval,
+        }) => run_bench(depth, threads, hash, &eval),
         Some(Command::Go {
             fen,
             moves,
@@ -382,7 +389,10 @@ fn main() -> ExitCode {
             threads,
             hash,
             rules,
-        }) => run_go(fen, &moves, depth, movetime, nodes, threads, hash, &rules),
+            eval,
+        }) => run_go(
+            fen, &moves, depth, movetime, nodes, threads, hash, &rules, &eval,
+        ),
         Some(Command::Match(args)) => chariot::tools::matchrun::run(*args),
         Some(Command::Book { action }) => run_book(action),
         Some(Command::Tune { action }) => run_tune(action),
@@ -503,14 +513,14 @@ fn run_judge(
     Ok(())
 }
 
-fn run_bench(depth: i32, threads: usize, hash: usize) -> Result<(), String> {
+fn run_bench(depth: i32, threads: usize, hash: usize, eval: &str) -> Result<(), String> {
     if !(1..=64).contains(&depth) {
         return Err(format!("bench depth {depth} is not from 1 to 64"));
     }
     if threads == 0 || hash == 0 {
         return Err("--threads and --hash must be at least 1".into());
     }
-    bench::run(depth, threads, hash, |line| out!("{line}")).map(|_| ())
+    bench::run(depth, threads, hash, eval, |line| out!("{line}")).map(|_| ())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -523,6 +533,7 @@ fn run_go(
     threads: usize,
     hash: usize,
     rules: &str,
+    eval: &str,
 ) -> Result<(), String> {
     use chariot::engine::{Engine, Options};
     use chariot::search::{Limits, mate_plies};
@@ -535,6 +546,7 @@ fn run_go(
         threads,
         rules,
     });
+    engine.set_eval(eval)?;
     let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
     engine.set_position(fen.as_deref(), &texts)?;
     let time = movetime.map(std::time::Duration::from_millis);

@@ -329,9 +329,13 @@ impl Session {
             }
             Command::Bench => {
                 self.finish_search();
-                if let Err(e) =
-                    crate::tools::bench::run(crate::tools::bench::DEFAULT_DEPTH, 1, 16, send)
-                {
+                if let Err(e) = crate::tools::bench::run(
+                    crate::tools::bench::DEFAULT_DEPTH,
+                    1,
+                    16,
+                    "nnue",
+                    send,
+                ) {
                     self.info(&format!("error: {e}"));
                 }
             }

@@ -44,11 +44,14 @@ pub const POSITIONS: &[&str] = &[
     "2ba1k3/4a4/4b4/p3N3p/9/9/P7P/4B4/4A4/3AK1B2 w - - 0 1",
 ];
 
-/// One bench run: per-position lines, then `Bench: <nodes> nodes <nps> nps`.
+/// One bench run with the evaluation `eval` (`nnue`, `hce` or a net file; see
+/// [`Engine::set_eval`]): the evaluation in words, per-position lines, then
+/// `Bench: <nodes> nodes <nps> nps`.
 pub fn run(
     depth: i32,
     threads: usize,
     hash_mib: usize,
+    eval: &str,
     mut out: impl FnMut(&str),
 ) -> Result<(u64, u64), String> {
     let mut engine = Engine::new(Options {
@@ -56,6 +59,7 @@ pub fn run(
         threads,
         ..Options::default()
     });
+    out(&format!("eval: {}", engine.set_eval(eval)?));
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
