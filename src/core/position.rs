@@ -19,6 +19,8 @@ use std::fmt;
 pub struct Undo {
     /// The move that was made (`None` for a null move).
     pub mv: Option<Move>,
+    /// The piece that moved (`None` for a null move).
+    pub moved: Option<Piece>,
     /// The piece it captured.
     pub captured: Option<Piece>,
     /// Key of the position before the move.
@@ -359,6 +361,7 @@ impl Position {
         let captured = self.board[to.index()];
         self.history.push(Undo {
             mv: Some(m),
+            moved: Some(piece),
             captured,
             key: self.key,
             halfmove: self.halfmove,
@@ -453,6 +456,7 @@ impl Position {
     fn pass_turn(&mut self) {
         self.history.push(Undo {
             mv: None,
+            moved: None,
             captured: None,
             key: self.key,
             halfmove: self.halfmove,

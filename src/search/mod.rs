@@ -17,6 +17,7 @@ pub mod tt;
 pub mod verdicts;
 
 use crate::core::{Move, PieceType, Position};
+use crate::eval::nnue::NnueEval;
 use crate::eval::nnue::format::Network;
 use crate::eval::{MATERIAL_MG, evaluate};
 use crate::rules::repetition::{earlier_occurrences, is_repetition, judge_cycle};
@@ -196,6 +197,8 @@ pub struct Searcher {
     slot: usize,
     /// The net of this search (`None`: the hand-crafted evaluation).
     net: Option<Arc<Network>>,
+    /// This thread's accumulators for the net.
+    nnue: NnueEval,
 }
 
 impl Searcher {
@@ -233,6 +236,7 @@ impl Searcher {
             counters,
             slot: 0,
             net: None,
+            nnue: NnueEval::new(),
         }
     }
 
@@ -261,7 +265,26 @@ impl Searcher {
     pub fn configure(&mut self, setup: SearchSetup) {
         self.tt = setup.tt;
         self.rules = setup.rules;
-        self.net = setup.net;
+        let same = match (&self.net, &setup.net) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            // the old net stays alive until here, so its address cannot be reused by the
+            // new one while the accumulators are still keyed to it
+            self.nnue.invalidate();
+            self.net = setup.net;
+        }
+    }
+
+    /// Static evaluation for the side to move: the net's, or the hand-crafted one.
+    #[inline]
+    fn static_eval(&mut self, pos: &Position) -> i32 {
+        match &self.net {
+            Some(net) => self.nnue.evaluate(net, pos),
+            None => evaluate(pos),
+        }
     }
 
     /// Clears histories and killers (a new game; the shared verdict cache is its owner's
@@ -381,7 +404,7 @@ impl Searcher {
                     // keep the root in the table too (UCCI `probe`, the next search), unless
                     // its score is a rules verdict that depends on the game's path
                     if s.abs() < REPETITION_WIN - MAX_PLY as i32 || s.abs() >= MATE_BOUND {
-                        let eval = evaluate(pos);
+                        let eval = self.static_eval(pos);
                         self.tt.store(
                             pos.key(),
                             pv.first().copied(),
@@ -561,7 +584,7 @@ impl Searcher {
         self.path_dependent = false;
         self.pv[ply].clear();
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.static_eval(pos);
         }
         let in_check = pos.in_check();
         if in_check {
@@ -607,7 +630,10 @@ impl Searcher {
         } else if excluded.is_some() {
             self.evals[ply]
         } else {
-            entry.map_or_else(|| evaluate(pos), |e| e.eval)
+            match entry {
+                Some(e) => e.eval,
+                None => self.static_eval(pos),
+            }
         };
         self.evals[ply] = static_eval;
         // is the side to move better off than two plies ago? (then prune less)
@@ -899,7 +925,7 @@ impl Searcher {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.static_eval(pos);
         }
         if self.out_of_time() {
             return 0;
@@ -918,7 +944,10 @@ impl Searcher {
         let mut best = -INFINITE;
         let mut stand = -INFINITE;
         if !in_check {
-            stand = entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            stand = match entry {
+                Some(e) => e.eval,
+                None => self.static_eval(pos),
+            };
             if stand >= beta {
                 return stand;
             }

@@ -2,10 +2,19 @@
 //!
 //! * [`features`]: the 810 inputs of one side's view.
 //! * [`format`]: the net file and the quantised [`format::Network`].
+//! * [`simd`]: the vector kernels, AVX2 and portable, bit-identical.
+//! * [`accumulator`]: the per-thread evaluator ([`NnueEval`]) whose accumulators follow the
+//!   search's moves incrementally.
+//!
+//! The search evaluates with [`NnueEval::evaluate`] when a net is in use (`UseNNUE`, the
+//! default), with the hand-crafted [`crate::eval::evaluate`] otherwise.
 
+pub mod accumulator;
 pub mod features;
 pub mod format;
+pub mod simd;
 
+pub use accumulator::{NnueEval, evaluate_full};
 use format::Network;
 use std::sync::{Arc, LazyLock};
 
