@@ -198,6 +198,15 @@ impl Engine {
         )
     }
 
+    /// The static evaluation of the current position (side to move's view) with the
+    /// evaluation in use.
+    pub fn static_eval(&self) -> i32 {
+        match self.active_net() {
+            Some(net) => nnue::evaluate_full(&net, &self.position),
+            None => crate::eval::evaluate(&self.position),
+        }
+    }
+
     /// The net the search evaluates with, or `None` for the hand-crafted evaluation.
     fn active_net(&self) -> Option<Arc<Network>> {
         self.use_nnue.then(|| Arc::clone(&self.net))

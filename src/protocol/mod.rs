@@ -324,7 +324,7 @@ impl Session {
             }
             Command::Eval => {
                 self.finish_search();
-                let score = crate::eval::evaluate(self.engine_lock().position());
+                let score = self.engine_lock().static_eval();
                 send(&format!("info string eval {score} (side to move's view)"));
             }
             Command::Bench => {

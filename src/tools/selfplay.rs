@@ -30,6 +30,9 @@ pub struct SelfPlay {
     pub resign_plies: usize,
     pub hash_mib: usize,
     pub rules: RuleSet,
+    /// The evaluation both sides play with: `hce`, `nnue` (the embedded net) or a net file
+    /// (see [`Engine::set_eval`]).
+    pub eval: String,
 }
 
 impl Default for SelfPlay {
@@ -43,6 +46,7 @@ impl Default for SelfPlay {
             resign_plies: 6,
             hash_mib: 8,
             rules: RuleSet::Cxa,
+            eval: "hce".into(),
         }
     }
 }
@@ -56,7 +60,12 @@ impl SelfPlay {
         if self.random_plies.0 > self.random_plies.1 {
             return Err("the random opening's shortest length exceeds its longest".into());
         }
-        Ok(())
+        Engine::new(Options {
+            hash_mib: 1,
+            ..Options::default()
+        })
+        .set_eval(&self.eval)
+        .map(|_| ())
     }
 }
 
@@ -93,6 +102,8 @@ pub fn play_game(seed: u64, play: &SelfPlay) -> GameRecord {
         threads: 1,
         rules: play.rules,
     });
+    // checked by `SelfPlay::check`; a net that cannot be read plays with the default
+    let _ = engine.set_eval(&play.eval);
     let limits = Limits {
         nodes: Some(play.nodes),
         ..Limits::default()

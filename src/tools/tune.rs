@@ -94,6 +94,7 @@ fn play_game(index: usize, opts: &GenOptions) -> (Vec<String>, GameResult) {
         resign_plies: RESIGN_PLIES,
         hash_mib: opts.hash_mib,
         rules: opts.rules,
+        eval: "hce".into(),
     };
     let game = play_game_record(seed, &play);
     let mut kept = Vec::new();

@@ -1,0 +1,56 @@
+#!/bin/sh
+# One generation of the net, end to end: build, play self-play games (shards of SHARD_GAMES
+# games, seed SEED, shards FIRST..LAST) with the evaluation TEACHER, train a net on them and
+# print the bench of the engine with it. Data stays outside the repository (DATA_DIR).
+#   scripts/train-net.sh OUT.nnue
+# Settings (environment; the defaults reproduce the shipped net, generation 1):
+#   TEACHER=hce        evaluation of the self-play: hce, nnue (the embedded net) or a net file
+#   SEED=1 FIRST=0 LAST=27 SHARD_GAMES=500 NODES=3000 RANDOM_PLIES=6-10 MAX_PLIES=400
+#   THREADS=(all cores)  DATA_DIR=$HOME/chariot-data/gen-$TEACHER-s$SEED
+#   HIDDEN=128 EPOCHS=30 BATCH=4096 LR=0.002 WDL=0.25 PATIENCE=3 TRAIN_SEED=1
+# Shards already present in DATA_DIR are kept (a run can be resumed, or spread over machines:
+# give each machine its own FIRST..LAST and copy the .games files together before training).
+# Every game follows from (SEED, shard, game number), so the same settings give the same files,
+# and training with the same TRAIN_SEED and THREADS gives the same net.
+set -eu
+cd "$(dirname "$0")/.."
+OUT=${1:?usage: scripts/train-net.sh OUT.nnue}
+TEACHER=${TEACHER:-hce}
+SEED=${SEED:-1}
+FIRST=${FIRST:-0}
+LAST=${LAST:-27}
+SHARD_GAMES=${SHARD_GAMES:-500}
+NODES=${NODES:-3000}
+RANDOM_PLIES=${RANDOM_PLIES:-6-10}
+MAX_PLIES=${MAX_PLIES:-400}
+THREADS=${THREADS:-$(nproc)}
+DATA_DIR=${DATA_DIR:-$HOME/chariot-data/gen-$(basename "$TEACHER" .nnue)-s$SEED}
+HIDDEN=${HIDDEN:-128}
+EPOCHS=${EPOCHS:-30}
+BATCH=${BATCH:-4096}
+LR=${LR:-0.002}
+WDL=${WDL:-0.25}
+PATIENCE=${PATIENCE:-3}
+TRAIN_SEED=${TRAIN_SEED:-1}
+cargo build --release --quiet
+BIN=./target/release/chariot
+mkdir -p "$DATA_DIR"
+echo "data: teacher $TEACHER, seed $SEED, shards $FIRST..$LAST of $SHARD_GAMES games, $NODES nodes a move -> $DATA_DIR"
+shard=$FIRST
+while [ "$shard" -le "$LAST" ]; do
+    f=$(printf "%s/s%s-shard%03d" "$DATA_DIR" "$SEED" "$shard")
+    if [ ! -f "$f.games" ]; then
+        "$BIN" nnue gen --out "$f.tmp" --games "$SHARD_GAMES" --nodes "$NODES" \
+            --threads "$THREADS" --seed "$SEED" --shard "$shard" --eval "$TEACHER" \
+            --random-plies "$RANDOM_PLIES" --max-plies "$MAX_PLIES"
+        mv "$f.tmp" "$f.games"
+    fi
+    shard=$((shard + 1))
+done
+echo "train: hidden $HIDDEN, batch $BATCH, lr $LR, wdl $WDL, seed $TRAIN_SEED, $THREADS threads"
+# shellcheck disable=SC2046
+"$BIN" nnue train $(ls "$DATA_DIR"/*.games) --out "$OUT" --hidden "$HIDDEN" --epochs "$EPOCHS" \
+    --batch "$BATCH" --lr "$LR" --wdl "$WDL" --patience "$PATIENCE" --seed "$TRAIN_SEED" \
+    --threads "$THREADS"
+"$BIN" bench --eval "$OUT" | tail -1
+"$BIN" bench --eval hce | tail -1
