@@ -77,7 +77,17 @@ fn suite_has_at_least_forty_positions() {
 }
 
 #[test]
-fn every_position_is_solved_at_its_depth() {
+fn every_position_is_solved_at_its_depth_with_the_net() {
+    solve_all("nnue");
+}
+
+#[test]
+fn every_position_is_solved_at_its_depth_with_the_hand_crafted_evaluation() {
+    solve_all("hce");
+}
+
+/// Every case under the evaluation `eval` (`nnue`: the embedded net, `hce`).
+fn solve_all(eval: &str) {
     let mut failures = Vec::new();
     for case in cases() {
         let mut engine = Engine::new(Options {
@@ -85,6 +95,7 @@ fn every_position_is_solved_at_its_depth() {
             threads: 1,
             rules: RuleSet::Cxa,
         });
+        engine.set_eval(eval).expect("the evaluation is available");
         engine
             .set_position(Some(&case.fen), &[])
             .unwrap_or_else(|e| panic!("line {} ({}): {e}", case.line, case.id));
@@ -141,5 +152,11 @@ fn every_position_is_solved_at_its_depth() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{eval}: {} of {} positions failed:\n{}",
+        failures.len(),
+        cases().len(),
+        failures.join("\n")
+    );
 }

@@ -5,9 +5,11 @@
 #   scripts/train-net.sh OUT.nnue
 # Settings (environment; the defaults reproduce the shipped net, generation 1):
 #   TEACHER=hce        evaluation of the self-play: hce, nnue (the embedded net) or a net file
-#   SEED=1 FIRST=0 LAST=27 SHARD_GAMES=500 NODES=3000 RANDOM_PLIES=6-10 MAX_PLIES=400
+#   SEED=1 FIRST=0 LAST=29 SHARD_GAMES=500 NODES=3000 RANDOM_PLIES=6-10 MAX_PLIES=400
 #   THREADS=(all cores)  DATA_DIR=$HOME/chariot-data/gen-$TEACHER-s$SEED
-#   HIDDEN=128 EPOCHS=30 BATCH=4096 LR=0.002 WDL=0.25 PATIENCE=3 TRAIN_SEED=1
+#   HIDDEN=128 EPOCHS=6 BATCH=4096 LR=0.001 WDL=0.25 VALID=0.05 PATIENCE=0 TRAIN_SEED=1
+#   (training is deterministic for a given TRAIN_SEED and THREADS: the shipped net was trained
+#   with THREADS=2)
 # Shards already present in DATA_DIR are kept (a run can be resumed, or spread over machines:
 # give each machine its own FIRST..LAST and copy the .games files together before training).
 # Every game follows from (SEED, shard, game number), so the same settings give the same files,
@@ -18,7 +20,7 @@ OUT=${1:?usage: scripts/train-net.sh OUT.nnue}
 TEACHER=${TEACHER:-hce}
 SEED=${SEED:-1}
 FIRST=${FIRST:-0}
-LAST=${LAST:-27}
+LAST=${LAST:-29}
 SHARD_GAMES=${SHARD_GAMES:-500}
 NODES=${NODES:-3000}
 RANDOM_PLIES=${RANDOM_PLIES:-6-10}
@@ -26,11 +28,12 @@ MAX_PLIES=${MAX_PLIES:-400}
 THREADS=${THREADS:-$(nproc)}
 DATA_DIR=${DATA_DIR:-$HOME/chariot-data/gen-$(basename "$TEACHER" .nnue)-s$SEED}
 HIDDEN=${HIDDEN:-128}
-EPOCHS=${EPOCHS:-30}
+EPOCHS=${EPOCHS:-6}
 BATCH=${BATCH:-4096}
-LR=${LR:-0.002}
+LR=${LR:-0.001}
 WDL=${WDL:-0.25}
-PATIENCE=${PATIENCE:-3}
+VALID=${VALID:-0.05}
+PATIENCE=${PATIENCE:-0}
 TRAIN_SEED=${TRAIN_SEED:-1}
 cargo build --release --quiet
 BIN=./target/release/chariot
@@ -47,10 +50,10 @@ while [ "$shard" -le "$LAST" ]; do
     fi
     shard=$((shard + 1))
 done
-echo "train: hidden $HIDDEN, batch $BATCH, lr $LR, wdl $WDL, seed $TRAIN_SEED, $THREADS threads"
+echo "train: hidden $HIDDEN, $EPOCHS epochs, batch $BATCH, lr $LR, wdl $WDL, valid $VALID, seed $TRAIN_SEED, $THREADS threads"
 # shellcheck disable=SC2046
 "$BIN" nnue train $(ls "$DATA_DIR"/*.games) --out "$OUT" --hidden "$HIDDEN" --epochs "$EPOCHS" \
-    --batch "$BATCH" --lr "$LR" --wdl "$WDL" --patience "$PATIENCE" --seed "$TRAIN_SEED" \
+    --batch "$BATCH" --lr "$LR" --wdl "$WDL" --valid "$VALID" --patience "$PATIENCE" --seed "$TRAIN_SEED" \
     --threads "$THREADS"
 "$BIN" bench --eval "$OUT" | tail -1
 "$BIN" bench --eval hce | tail -1

@@ -668,7 +668,10 @@ fn game_hash(seed: u64, index: usize) -> f64 {
 
 /// Reads the games files and applies the filters and the validation split.
 pub fn load(files: &[PathBuf], opts: &TrainOptions) -> Result<Dataset, String> {
-    let mut per_game: Vec<Vec<Sample>> = Vec::new();
+    // (content hash, samples) of every game: sorted by the hash below, so the files' order and
+    // the order games finished in while generating change nothing (the validation split and
+    // the shuffles follow from the seed and the set of games alone)
+    let mut per_game: Vec<(u64, Vec<Sample>)> = Vec::new();
     let mut ds = Dataset::default();
     for path in files {
         let games = data::read_file(path)?;
@@ -680,9 +683,12 @@ pub fn load(files: &[PathBuf], opts: &TrainOptions) -> Result<Dataset, String> {
                 r.map_err(|e| format!("{}: game {}: {e}", path.display(), base + i + 1))?;
             ds.positions += g.moves.len();
             ds.dropped.add(&d);
-            per_game.push(samples);
+            let mut bytes = Vec::with_capacity(64 + 4 * g.moves.len());
+            g.encode(&mut bytes);
+            per_game.push((crate::eval::nnue::format::fnv1a64(&bytes), samples));
         }
     }
+    per_game.sort_by_key(|(key, _)| *key);
     ds.games = per_game.len();
     let hashes: Vec<f64> = (0..ds.games).map(|i| game_hash(opts.seed, i)).collect();
     let mut is_valid: Vec<bool> = hashes.iter().map(|&x| x < opts.valid).collect();
@@ -693,7 +699,7 @@ pub fn load(files: &[PathBuf], opts: &TrainOptions) -> Result<Dataset, String> {
             .unwrap_or(0);
         is_valid[lowest] = true;
     }
-    for (samples, v) in per_game.into_iter().zip(is_valid) {
+    for ((_, samples), v) in per_game.into_iter().zip(is_valid) {
         if v {
             ds.valid_games += 1;
             ds.valid.extend(samples);
@@ -987,6 +993,31 @@ mod tests {
 
     fn temp_path(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("chariot-train-{}-{name}", std::process::id()))
+    }
+
+    /// The same games in other files, in another order, give the same training and
+    /// validation sets (generation writes games in the order they finish).
+    #[test]
+    fn the_order_of_games_and_files_changes_nothing() {
+        let games = random_games(40, 30, 5);
+        let mut reversed = games.clone();
+        reversed.reverse();
+        let a = write_games("order-a", &games[..20]);
+        let b = write_games("order-b", &games[20..]);
+        let c = write_games("order-c", &reversed);
+        let opts = TrainOptions {
+            valid: 0.2,
+            ..TrainOptions::default()
+        };
+        let x = load(&[a.clone(), b.clone()], &opts).unwrap();
+        let y = load(&[c.clone()], &opts).unwrap();
+        let z = load(&[b.clone(), a.clone()], &opts).unwrap();
+        assert!(!x.train.is_empty() && !x.valid.is_empty());
+        assert_eq!((&x.train, &x.valid), (&y.train, &y.valid));
+        assert_eq!((&x.train, &x.valid), (&z.train, &z.valid));
+        for p in [a, b, c] {
+            std::fs::remove_file(p).ok();
+        }
     }
 
     fn write_games(name: &str, games: &[GameRecord]) -> PathBuf {
