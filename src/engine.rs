@@ -184,14 +184,14 @@ impl Engine {
 
     /// The evaluation in use, in words (`info string` replies, `chariot bench`).
     pub fn eval_description(&self) -> String {
-        if !self.use_nnue {
-            return "hand-crafted evaluation".into();
-        }
         let from = if self.net_file.is_empty() {
             "the embedded net".to_string()
         } else {
             self.net_file.clone()
         };
+        if !self.use_nnue {
+            return format!("hand-crafted evaluation (UseNNUE is off; the net loaded: {from})");
+        }
         format!(
             "NNUE evaluation, {from} (810 inputs, {} hidden)",
             self.net.hidden
