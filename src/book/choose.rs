@@ -81,6 +81,11 @@ impl Rng {
         z ^ (z >> 31)
     }
 
+    /// Below `n` (n > 0): `next_u64() % n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
     /// Uniform in [0, 1).
     pub fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -8,6 +8,7 @@
 //! rules (`rules::adjudicate`). A game ends by the rules, when one side's score stays beyond
 //! the resign score for a few plies in a row (that side wins), or as a draw after a ply limit.
 
+use crate::book::Rng;
 use crate::core::{Color, Move, Position};
 use crate::engine::{Engine, Options};
 use crate::rules::{GameResult, RuleSet, adjudicate};
@@ -69,23 +70,6 @@ impl SelfPlay {
     }
 }
 
-/// A small deterministic generator (SplitMix64): each game's opening follows from its seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
 /// Parses `MIN-MAX` (or a single `N`) as a range of plies.
 pub fn parse_range(text: &str) -> Result<(usize, usize), String> {
     text.split_once('-')
@@ -96,7 +80,7 @@ pub fn parse_range(text: &str) -> Result<(usize, usize), String> {
 
 /// Plays one game from the random state `seed`; the same seed gives the same game.
 pub fn play_game(seed: u64, play: &SelfPlay) -> GameRecord {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut engine = Engine::new(Options {
         hash_mib: play.hash_mib,
         threads: 1,

@@ -6,8 +6,9 @@
 //! triple always plays the same game (one thread per game, fixed nodes, a fresh table).
 
 use super::data::{GameRecord, write_header};
+use crate::book::Rng;
 use crate::rules::GameResult;
-use crate::tools::selfplay::{Rng, SelfPlay, play_game};
+use crate::tools::selfplay::{SelfPlay, play_game};
 use rayon::prelude::*;
 use std::io::Write;
 use std::sync::Mutex;
@@ -69,11 +70,11 @@ impl GenStats {
 
 /// The random state that opens game `index` of `shard` under `seed`.
 pub fn game_seed(seed: u64, shard: u64, index: u64) -> u64 {
-    let mut r = Rng(seed ^ 0x6a09_e667_f3bc_c909);
+    let mut r = Rng::new(seed ^ 0x6a09_e667_f3bc_c909);
     let a = r.next_u64();
-    let mut r = Rng(shard.wrapping_add(a));
+    let mut r = Rng::new(shard.wrapping_add(a));
     let b = r.next_u64();
-    let mut r = Rng(index.wrapping_add(b));
+    let mut r = Rng::new(index.wrapping_add(b));
     r.next_u64()
 }
 
