@@ -1,17 +1,28 @@
 //! The engine facade: the one door through which the protocol loop and the command-line
 //! tools reach search and rules. It owns the game (position with its history), the
-//! transposition table, the options, and the stop flag that `stop` sets from any thread.
+//! transposition table, the options, the opening book, and the stop flag that `stop` sets
+//! from any thread. The types a front end needs (limits, info, results, scores, clocks) are
+//! exported from here, so no front end imports `search` or `book` itself.
+
+mod book;
+mod score;
+
+pub use crate::search::time::Clock;
+pub use crate::search::{Info, Limits, SearchResult};
+pub use book::{BookChoice, BookMove};
+pub use score::Score;
 
 use crate::core::{FenError, Move, Position};
 use crate::eval::nnue::{self, format::Network};
 use crate::rules::RuleSet;
 use crate::search::threads::{NodeCounters, ThreadPool};
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::verdicts::VerdictCache;
-use crate::search::{Info, Limits, SearchResult, SearchSetup, Searcher};
+use crate::search::{SearchSetup, Searcher};
+use book::BookState;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Options a GUI may set.
 #[derive(Clone, Debug)]
@@ -50,6 +61,7 @@ pub struct Engine {
     net_file: String,
     /// Evaluate with the net (`UseNNUE`), or with the hand-crafted evaluation.
     use_nnue: bool,
+    book: BookState,
 }
 
 impl Default for Engine {
@@ -83,6 +95,7 @@ impl Engine {
             net: Arc::clone(&nnue::EMBEDDED),
             net_file: String::new(),
             use_nnue: true,
+            book: BookState::new(),
         }
     }
 
@@ -247,14 +260,43 @@ impl Engine {
     }
 
     /// What the transposition table holds for `pos` (UCCI `probe`).
-    pub fn probe(&self, pos: &Position) -> Option<crate::search::tt::TtEntry> {
-        self.tt.probe(pos.key())
+    pub fn probe(&self, pos: &Position) -> Option<HashEntry> {
+        self.table_reader().probe(pos)
     }
 
-    /// The shared table, for answering `probe` while a search runs (the table is lock-free).
-    /// A new handle is needed after [`Engine::set_hash`] resizes it.
-    pub fn table(&self) -> Arc<TranspositionTable> {
-        Arc::clone(&self.tt)
+    /// A reader of the shared table, for answering `probe` while a search holds the engine
+    /// (the table is lock-free). A new reader is needed after [`Engine::set_hash`] resizes
+    /// the table; drop the old one first, so memory never holds both tables.
+    pub fn table_reader(&self) -> TableReader {
+        TableReader(Arc::clone(&self.tt))
+    }
+
+    /// Switches the opening book on or off (`usebook`); switching it on loads the books.
+    /// Returns warnings (a file that cannot be read, no book found).
+    pub fn set_use_book(&mut self, on: bool) -> Vec<String> {
+        self.book.set_on(on)
+    }
+
+    pub fn use_book(&self) -> bool {
+        self.book.is_on()
+    }
+
+    /// Names the book files (`bookfiles`: `;`-separated; empty or `<empty>` for the shipped
+    /// book), loaded now if the book is on. Returns warnings.
+    pub fn set_book_files(&mut self, files: &str) -> Vec<String> {
+        self.book.set_files(files)
+    }
+
+    /// How randomly book moves are chosen: none, tiny, small, medium, large or huge.
+    pub fn set_book_randomness(&mut self, level: &str) -> Result<(), String> {
+        self.book.set_randomness(level)
+    }
+
+    /// The book's move in the current position, avoiding `banned` (and moves that return to
+    /// a position of the game), with every move the book offered; `None` when the book is
+    /// off or has nothing playable here.
+    pub fn book_move(&mut self, banned: &[Move]) -> Option<BookChoice> {
+        self.book.choose(&self.position, banned)
     }
 
     /// A handle that stops the running search from another thread.
@@ -321,6 +363,41 @@ impl Engine {
             }
         }
         result
+    }
+}
+
+/// The search time for one move from the clock: a soft limit (no new iteration after it)
+/// and a hard one (the search stops), both less the GUI's `overhead`.
+pub fn allocate_time(clock: Clock, overhead: Duration) -> (Duration, Duration) {
+    crate::search::time::allocate(clock, overhead)
+}
+
+/// What the hash table holds for a position, as UCCI's `probe` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashEntry {
+    /// The stored move, when it is legal in the position probed.
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    /// The score is a lower bound (the true score is at least this).
+    pub lower: bool,
+    /// The score is an upper bound.
+    pub upper: bool,
+}
+
+/// Reads the engine's hash table from any thread, while a search runs too.
+#[derive(Clone)]
+pub struct TableReader(Arc<TranspositionTable>);
+
+impl TableReader {
+    pub fn probe(&self, pos: &Position) -> Option<HashEntry> {
+        self.0.probe(pos.key()).map(|e| HashEntry {
+            mv: e.mv.filter(|&m| pos.is_legal(m)),
+            score: e.score,
+            depth: e.depth.max(0),
+            lower: matches!(e.bound, Bound::Lower | Bound::Exact),
+            upper: matches!(e.bound, Bound::Upper | Bound::Exact),
+        })
     }
 }
 

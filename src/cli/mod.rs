@@ -1,3 +1,96 @@
-//! The command line's subcommands, one file each (moving out of `main.rs` one at a time).
+//! The command line: one file per subcommand over one output path ([`write_out`] and the
+//! `out!` macro) and one error path (every subcommand returns `Result<(), String>`, which
+//! `main` prints as one `error: …` line).
 
-pub mod nnue;
+use clap::{Parser, Subcommand};
+
+/// Writes the subcommands' output to stdout: when the reader goes away (`chariot bench |
+/// head`) the program ends quietly instead of panicking; any other write error is reported.
+pub fn write_out(args: std::fmt::Arguments) {
+    use std::io::Write as _;
+    if let Err(e) = std::io::stdout().write_fmt(args) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: writing the output: {e}");
+            std::process::exit(1);
+        }
+        std::process::exit(0);
+    }
+}
+
+/// `println!` through [`write_out`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+mod bench;
+mod book;
+mod go;
+mod judge;
+mod nnue;
+mod perft;
+mod tune;
+
+#[derive(Parser)]
+#[command(
+    name = "chariot",
+    version,
+    about = "Chariot, a rule-exact Xiangqi engine (UCCI/UCI)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Count the leaves of the legal move tree (move-generation test).
+    Perft(perft::PerftArgs),
+    /// Fixed search of fixed positions: a deterministic node count (one thread).
+    Bench(bench::BenchArgs),
+    /// Search one position and print info lines and the best move.
+    Go(go::GoArgs),
+    /// Judge a game by the rules: who wins and why, clause by clause.
+    Judge(judge::JudgeArgs),
+    /// Engine-vs-engine matches (UCCI/UCI) judged by the rules: Elo, LOS, SPRT, PGN.
+    Match(Box<chariot::tools::matchrun::args::MatchArgs>),
+    /// Opening book: build, grow, probe, stats, export.
+    Book {
+        #[command(subcommand)]
+        action: book::BookCommand,
+    },
+    /// Texel tuning of the evaluation: make training positions, fit the weights.
+    Tune {
+        #[command(subcommand)]
+        action: tune::TuneAction,
+    },
+    /// The neural evaluation: self-play training data, the trainer.
+    Nnue {
+        #[command(subcommand)]
+        action: nnue::NnueAction,
+    },
+}
+
+/// Runs one subcommand.
+pub fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Go(args) => go::run(args),
+        Command::Judge(args) => judge::run(args),
+        Command::Match(args) => chariot::tools::matchrun::run(*args),
+        Command::Book { action } => book::run(action),
+        Command::Tune { action } => tune::run(action),
+        Command::Nnue { action } => nnue::run(action),
+    }
+}
+
+/// Refuses a thread count or hash size of 0 (the search's own limits cap the rest).
+fn check_threads_hash(threads: usize, hash: usize) -> Result<(), String> {
+    if threads == 0 || hash == 0 {
+        Err("--threads and --hash must be at least 1".into())
+    } else {
+        Ok(())
+    }
+}

@@ -147,7 +147,7 @@ pub fn run(action: NnueAction) -> Result<(), String> {
             };
             let r = train::train(&files, &opts, |line| eprintln!("{line}"))?;
             train::write_net(&r.net, &out)?;
-            println!(
+            out!(
                 "wrote {} (hidden {}): {} training positions from {} games, {} dropped ({}); best validation loss {:.6} at epoch {} of {} (from {:.6}), {:.0} positions/s, {:.0} s",
                 out.display(),
                 r.net.hidden,
@@ -204,7 +204,7 @@ pub fn run(action: NnueAction) -> Result<(), String> {
                 out.display()
             );
             let stats = datagen::generate(&opts, file, |s| eprintln!("{}", s.summary()))?;
-            println!("wrote {}: {}", out.display(), stats.summary());
+            out!("wrote {}: {}", out.display(), stats.summary());
             Ok(())
         }
     }

@@ -134,7 +134,14 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+// FEN parsing builds on the position (this file imports `position`, never the reverse), so
+// the constructors that go through a FEN live here.
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start FEN is valid")
+    }
+
     /// Parses a FEN (see the module doc for the accepted dialects).
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
         let mut fields = text.split_whitespace();

@@ -99,11 +99,6 @@ impl Position {
         }
     }
 
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        Position::from_fen(super::fen::START_FEN).expect("the start FEN is valid")
-    }
-
     /// Places a piece on an empty point (building only: keys and check info are
     /// refreshed by [`Position::finish_setup`]).
     pub(crate) fn put(&mut self, piece: Piece, sq: Square) {

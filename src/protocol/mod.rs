@@ -6,13 +6,8 @@
 mod command;
 pub mod options;
 
-use crate::book::choose::book_move;
-use crate::book::{BookSet, Randomness, Rng};
 use crate::core::{Move, Position};
-use crate::engine::{Engine, Options};
-use crate::search::params::{MAX_PLY, REPETITION_WIN};
-use crate::search::tt::{Bound, TranspositionTable};
-use crate::search::{Info, Limits, mate_plies};
+use crate::engine::{Clock, Engine, Info, Limits, Options, Score, TableReader, allocate_time};
 use command::{Command, GoParams, parse};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -62,66 +57,11 @@ struct Session {
     /// the engine idle.
     answered: Arc<AtomicBool>,
     ponder_clock: Option<(Duration, Duration)>,
-    /// The engine's hash table, readable while a search holds the engine.
-    table: Arc<crate::search::tt::TranspositionTable>,
+    /// The engine's hash table, readable while a search holds the engine (`None` only
+    /// while the table is being resized).
+    table: Option<TableReader>,
     banned: Vec<String>,
     settings: Settings,
-    book: BookState,
-}
-
-/// The opening book of the session: loaded when `usebook` is switched on (or `bookfiles`
-/// changes while it is on), so a missing file costs nothing until the book is wanted.
-struct BookState {
-    on: bool,
-    /// The `bookfiles` value; empty = the shipped book.
-    files: String,
-    randomness: Randomness,
-    books: BookSet,
-    rng: Rng,
-}
-
-impl BookState {
-    fn new() -> BookState {
-        // `CHARIOT_BOOK_SEED` fixes the choices (tests); otherwise the clock seeds them
-        let rng = std::env::var("CHARIOT_BOOK_SEED")
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .map_or_else(Rng::from_time, Rng::new);
-        BookState {
-            on: false,
-            files: String::new(),
-            randomness: Randomness::None,
-            books: BookSet::default(),
-            rng,
-        }
-    }
-
-    /// Loads the books named (or the shipped one); the problems as `info string` texts.
-    fn load(&mut self) -> Vec<String> {
-        let list = if self.files.trim().is_empty() {
-            match crate::book::default_book_path() {
-                Some(p) => p.display().to_string(),
-                None => {
-                    self.books = BookSet::default();
-                    return vec![
-                        "warning: no book file given and book/chariot.book not found beside the executable or in the working directory; playing without a book".into(),
-                    ];
-                }
-            }
-        } else {
-            self.files.clone()
-        };
-        let (books, errors) = BookSet::load_list(&list);
-        self.books = books;
-        let mut out: Vec<String> = errors
-            .into_iter()
-            .map(|e| format!("warning: {e}"))
-            .collect();
-        if self.books.is_empty() && out.is_empty() {
-            out.push("warning: no book file named; playing without a book".into());
-        }
-        out
-    }
 }
 
 /// Runs the loop on stdin until `quit` or end of input.
@@ -146,7 +86,7 @@ pub fn run() {
     });
     let engine = Engine::new(Options::default());
     let stop = engine.stop_handle();
-    let table = engine.table();
+    let table = Some(engine.table_reader());
     let mut s = Session {
         engine: Arc::new(Mutex::new(engine)),
         stop,
@@ -158,7 +98,6 @@ pub fn run() {
         ponder_clock: None,
         table,
         banned: Vec::new(),
-        book: BookState::new(),
         settings: Settings {
             dialect: Dialect::Ucci,
             use_millisec: true,
@@ -366,13 +305,13 @@ impl Session {
                     "hashsize" => {
                         // drop this handle first so the old table is freed before the
                         // new one is allocated
-                        self.table = Arc::new(TranspositionTable::tiny());
+                        self.table = None;
                         let table = {
                             let mut e = self.engine_lock();
                             e.set_hash(n as usize);
-                            e.table()
+                            e.table_reader()
                         };
-                        self.table = table;
+                        self.table = Some(table);
                     }
                     "threads" => self.engine_lock().set_threads(n as usize),
                     "multipv" => self.settings.multipv = n as usize,
@@ -397,27 +336,18 @@ impl Session {
                         self.info(&text);
                     }
                     "usebook" => {
-                        self.book.on = b;
-                        if b {
-                            for w in self.book.load() {
-                                self.info(&w);
-                            }
+                        let warnings = self.engine_lock().set_use_book(b);
+                        for w in warnings {
+                            self.info(&w);
                         }
                     }
                     _ => {}
                 },
             },
             ("bookfiles", _) => {
-                // UCI GUIs send `<empty>` for an empty string
-                self.book.files = if v == "<empty>" {
-                    String::new()
-                } else {
-                    v.to_string()
-                };
-                if self.book.on {
-                    for w in self.book.load() {
-                        self.info(&w);
-                    }
+                let warnings = self.engine_lock().set_book_files(v);
+                for w in warnings {
+                    self.info(&w);
                 }
             }
             ("evalfile", _) => {
@@ -434,10 +364,12 @@ impl Session {
             (_, options::Kind::Combo(vars)) if !vars.iter().any(|x| x.eq_ignore_ascii_case(v)) => {
                 bad(self)
             }
-            ("randomness", _) => match v.parse() {
-                Ok(r) => self.book.randomness = r,
-                Err(_) => bad(self),
-            },
+            ("randomness", _) => {
+                let set = self.engine_lock().set_book_randomness(v);
+                if set.is_err() {
+                    bad(self)
+                }
+            }
             ("newgame", options::Kind::Button) => self.engine_lock().new_game(),
             _ => {}
         }
@@ -464,18 +396,18 @@ impl Session {
                 }
             }
         }
-        let entry = self.table.probe(pos.key());
+        let entry = self.table.as_ref().and_then(|t| t.probe(&pos));
         let mut line = String::from("pophash");
         if let Some(e) = entry {
-            if let Some(m) = e.mv.filter(|&m| pos.is_legal(m)) {
+            if let Some(m) = e.mv {
                 line.push_str(&format!(" bestmove {m}"));
             }
             let v = ucci_score(e.score);
-            if matches!(e.bound, Bound::Lower | Bound::Exact) {
-                line.push_str(&format!(" lowerbound {v} depth {}", e.depth.max(0)));
+            if e.lower {
+                line.push_str(&format!(" lowerbound {v} depth {}", e.depth));
             }
-            if matches!(e.bound, Bound::Upper | Bound::Exact) {
-                line.push_str(&format!(" upperbound {v} depth {}", e.depth.max(0)));
+            if e.upper {
+                line.push_str(&format!(" upperbound {v} depth {}", e.depth));
             }
         }
         send(&line);
@@ -485,22 +417,20 @@ impl Session {
     /// (UCCI as ElephantEye prints them: `info depth 0 score <weight> pv <move>`), then the
     /// chosen move. False when the position is not in the book or no book move is playable.
     fn play_book_move(&mut self) -> bool {
-        if self.book.books.is_empty() {
-            return false;
-        }
-        let pos = self.engine_lock().position().clone();
-        let banned: Vec<Move> = self
-            .banned
-            .iter()
-            .filter_map(|t| Move::parse_iccs(t).filter(|&m| pos.is_legal(m)))
-            .collect();
-        let Some(choice) = book_move(
-            &self.book.books,
-            &pos,
-            self.book.randomness,
-            &mut self.book.rng,
-            &banned,
-        ) else {
+        let (pos, choice) = {
+            let mut e = self.engine_lock();
+            if !e.use_book() {
+                return false;
+            }
+            let pos = e.position().clone();
+            let banned: Vec<Move> = self
+                .banned
+                .iter()
+                .filter_map(|t| Move::parse_iccs(t).filter(|&m| pos.is_legal(m)))
+                .collect();
+            (pos, e.book_move(&banned))
+        };
+        let Some(choice) = choice else {
             return false;
         };
         let total: u32 = choice.offered.iter().map(|b| u32::from(b.weight)).sum();
@@ -530,7 +460,7 @@ impl Session {
             });
             return;
         }
-        if self.book.on && !p.infinite && !p.ponder && self.play_book_move() {
+        if !p.infinite && !p.ponder && self.play_book_move() {
             return;
         }
         let unit = |v: u64| {
@@ -542,7 +472,7 @@ impl Session {
         };
         let engine = Arc::clone(&self.engine);
         let side = self.engine_lock().position().side_to_move();
-        let clock = p.clock(side).map(|c| crate::search::time::Clock {
+        let clock = p.clock(side).map(|c| Clock {
             left: unit(c.0),
             increment: unit(c.1),
             moves_to_go: c.2,
@@ -564,7 +494,7 @@ impl Session {
             limits.soft_time = Some(t);
             limits.hard_time = Some(t);
         } else if let Some(c) = clock {
-            let (soft, hard) = crate::search::time::allocate(c, st.overhead);
+            let (soft, hard) = allocate_time(c, st.overhead);
             if p.ponder {
                 self.ponder_clock = Some((soft, hard));
             } else {
@@ -616,7 +546,7 @@ impl Session {
             if let Some(p) = result.ponder {
                 line.push_str(&format!(" ponder {p}"));
             }
-            let lost = result.score <= -(REPETITION_WIN - MAX_PLY as i32);
+            let lost = Score::of(result.score).is_lost();
             if draw_flag.load(Ordering::Relaxed) && result.score <= st.draw_accept {
                 line.push_str(" draw");
             } else if st.resign && lost && st.dialect == Dialect::Ucci {
@@ -630,11 +560,17 @@ impl Session {
 /// A UCCI score: centipawns without `cp`; mates as ±(10000 − plies); rules wins
 /// (长将, 长捉) as large non-mate scores.
 fn ucci_score(score: i32) -> i32 {
-    match mate_plies(score) {
-        Some(n) if n > 0 => 10000 - n,
-        Some(n) => -10000 - n,
-        None if score.abs() >= REPETITION_WIN - MAX_PLY as i32 => score.signum() * 9900,
-        None => score.clamp(-9800, 9800),
+    match Score::of(score) {
+        Score::Mate(n) if n > 0 => 10000 - n,
+        Score::Mate(n) => -10000 - n,
+        Score::RulesDecided(won) => {
+            if won {
+                9900
+            } else {
+                -9900
+            }
+        }
+        Score::Centipawns(cp) => cp.clamp(-9800, 9800),
     }
 }
 
@@ -653,10 +589,8 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
 }
 
 fn info_line(info: &Info, st: &Settings) -> String {
-    let score = match (mate_plies(info.score), st.dialect) {
-        (Some(n), Dialect::Uci) => {
-            format!("score mate {}", if n > 0 { (n + 1) / 2 } else { n / 2 })
-        }
+    let score = match (Score::of(info.score).mate_moves(), st.dialect) {
+        (Some(n), Dialect::Uci) => format!("score mate {n}"),
         (None, Dialect::Uci) => format!("score cp {}", info.score.clamp(-19999, 19999)),
         (_, Dialect::Ucci) => format!("score {}", ucci_score(info.score)),
     };
@@ -686,13 +620,18 @@ fn info_line(info: &Info, st: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::params::MATE;
 
     #[test]
     fn scores_in_both_dialects() {
-        assert_eq!(ucci_score(MATE - 3), 9997);
-        assert_eq!(ucci_score(-(MATE - 4)), -9996);
-        assert_eq!(ucci_score(REPETITION_WIN - 5), 9900);
+        // the protocol sees no search constants: find the raw scores the engine reads as
+        // a mate in 3 plies, mated in 4, and a rules win
+        let mate_in = |plies: i32| (1..40_000).find(|&s| Score::of(s) == Score::Mate(plies));
+        let mated_in = |plies: i32| (1..40_000).find(|&s| Score::of(-s) == Score::Mate(-plies));
+        let rules_win = (1..40_000).find(|&s| Score::of(s) == Score::RulesDecided(true));
+        assert_eq!(ucci_score(mate_in(3).unwrap()), 9997);
+        assert_eq!(ucci_score(-mated_in(4).unwrap()), -9996);
+        assert_eq!(ucci_score(rules_win.unwrap()), 9900);
+        assert_eq!(ucci_score(-rules_win.unwrap()), -9900);
         assert_eq!(ucci_score(123), 123);
         let (w, d, l) = wdl(0);
         assert_eq!(w, l);
