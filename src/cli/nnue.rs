@@ -65,6 +65,9 @@ pub enum NnueAction {
         /// Peak learning rate (cosine decay to 5 % of it).
         #[arg(long, default_value_t = 0.001)]
         lr: f32,
+        /// AdamW's decoupled weight decay (a pull of every weight towards 0 each step).
+        #[arg(long, default_value_t = 1e-4)]
+        weight_decay: f32,
         /// Weight of the game result in the target (the search score gets the rest).
         #[arg(long, default_value_t = 0.25)]
         wdl: f32,
@@ -113,6 +116,7 @@ pub fn run(action: NnueAction) -> Result<(), String> {
             epochs,
             batch,
             lr,
+            weight_decay,
             wdl,
             k,
             fit_k,
@@ -131,6 +135,7 @@ pub fn run(action: NnueAction) -> Result<(), String> {
                 epochs,
                 batch,
                 lr,
+                weight_decay,
                 wdl,
                 k,
                 fit_k,
