@@ -6,7 +6,12 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn run(input: &str) -> Vec<String> {
+    run_args(&[], input)
+}
+
+fn run_args(args: &[&str], input: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -91,4 +96,77 @@ fn banned_moves_are_not_played() {
     let out =
         run("ucci\nposition fen 3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1\nbanmoves a0d0\ngo depth 3\n");
     assert!(out.iter().any(|l| l == "bestmove a0a9"), "{out:?}");
+}
+
+/// The nodes of the last `info depth` line before the bestmove.
+fn nodes_of_search(out: &[String]) -> u64 {
+    let best = index_of(out, |l| l.starts_with("bestmove ")).expect("a bestmove");
+    let info = out[..best]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth "))
+        .expect("an info line");
+    let w: Vec<&str> = info.split_whitespace().collect();
+    let i = w.iter().position(|&x| x == "nodes").expect("nodes");
+    w[i + 1].parse().expect("a node count")
+}
+
+#[test]
+fn tunables_are_options_only_when_started_for_tuning() {
+    use chariot::engine::TUNABLES;
+    // a GUI never sees them, and setting one does nothing
+    let plain = run("uci\nisready\n");
+    assert!(!plain.iter().any(|l| l.contains("RfpMargin")), "{plain:?}");
+    // `--tunables`: the table round-trips through the option lines of both dialects
+    let uci = run_args(&["--tunables"], "uci\nisready\n");
+    let ucci = run_args(&["--tunables"], "ucci\nisready\n");
+    for t in TUNABLES {
+        let want = format!(
+            "option name {} type spin default {} min {} max {}",
+            t.name, t.default, t.min, t.max
+        );
+        assert!(uci.contains(&want), "missing {want}");
+        let want = format!(
+            "option {} type spin min {} max {} default {}",
+            t.name.to_ascii_lowercase(),
+            t.min,
+            t.max,
+            t.default
+        );
+        assert!(ucci.contains(&want), "missing {want}");
+    }
+    let listed = uci.iter().filter(|l| l.starts_with("option name ")).count();
+    let plain_listed = plain
+        .iter()
+        .filter(|l| l.starts_with("option name "))
+        .count();
+    assert_eq!(listed, plain_listed + TUNABLES.len());
+    // a value out of range or not a number is refused with one line; the search goes on
+    let out = run_args(
+        &["--tunables"],
+        "uci\nsetoption name RfpMargin value 100000\nsetoption name LmrBase value x\nisready\n",
+    );
+    let errors = out
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .count();
+    assert_eq!(errors, 2, "{out:?}");
+}
+
+#[test]
+fn a_tunable_set_by_option_reaches_the_search() {
+    let go = "position startpos moves h2e2 h9g7\ngo depth 7\n";
+    let default = nodes_of_search(&run_args(&["--tunables"], &format!("uci\n{go}")));
+    let again = nodes_of_search(&run_args(&["--tunables"], &format!("uci\n{go}")));
+    assert_eq!(default, again, "a fixed-depth search is deterministic");
+    let changed = nodes_of_search(&run_args(
+        &["--tunables"],
+        &format!("uci\nsetoption name LmrBase value 140\n{go}"),
+    ));
+    assert_ne!(changed, default, "LmrBase 140 must change the tree");
+    // without --tunables the same setoption is ignored: the tree is the default one
+    let ignored = nodes_of_search(&run(&format!(
+        "uci\nsetoption name LmrBase value 140\n{go}"
+    )));
+    assert_eq!(ignored, default);
 }

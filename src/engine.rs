@@ -15,6 +15,7 @@ pub use score::Score;
 use crate::core::{FenError, Move, Position};
 use crate::eval::nnue::{self, format::Network};
 use crate::rules::RuleSet;
+pub use crate::search::params::{TUNABLES, Tunable, Tunables};
 use crate::search::threads::{NodeCounters, ThreadPool};
 use crate::search::tt::{Bound, TranspositionTable};
 use crate::search::verdicts::VerdictCache;
@@ -62,6 +63,8 @@ pub struct Engine {
     /// Evaluate with the net (`UseNNUE`), or with the hand-crafted evaluation.
     use_nnue: bool,
     book: BookState,
+    /// The search's tunable numbers (the defaults unless a tuner set others).
+    params: Tunables,
 }
 
 impl Default for Engine {
@@ -96,6 +99,7 @@ impl Engine {
             net_file: String::new(),
             use_nnue: true,
             book: BookState::new(),
+            params: Tunables::DEFAULT,
         }
     }
 
@@ -271,6 +275,17 @@ impl Engine {
         TableReader(Arc::clone(&self.tt))
     }
 
+    /// Sets one of the search's tunable numbers (tuning only: GUIs are not shown them),
+    /// refusing unknown names and values out of the parameter's range.
+    pub fn set_tunable(&mut self, name: &str, value: i32) -> Result<(), String> {
+        self.params.set(name, value)
+    }
+
+    /// The search's tunable numbers in use.
+    pub fn tunables(&self) -> &Tunables {
+        &self.params
+    }
+
     /// Switches the opening book on or off (`usebook`); switching it on loads the books.
     /// Returns warnings (a file that cannot be read, no book found).
     pub fn set_use_book(&mut self, on: bool) -> Vec<String> {
@@ -328,6 +343,7 @@ impl Engine {
             tt: Arc::clone(&self.tt),
             rules,
             net: self.active_net(),
+            params: self.params,
         };
         self.pool.start(&self.position, &limits, &setup);
         self.main.configure(setup);

@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         None => {
-            chariot::protocol::run();
+            chariot::protocol::run_with(cli.tunables);
             Ok(())
         }
         Some(command) => cli::run(command),

@@ -41,6 +41,10 @@ mod tune;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// With no subcommand: offer the search's tunable numbers as protocol options (for
+    /// tuners such as `chariot tune spsa` and match runners; GUIs never see them).
+    #[arg(long, hide = true)]
+    pub tunables: bool,
 }
 
 #[derive(Subcommand)]

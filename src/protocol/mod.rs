@@ -41,6 +41,8 @@ struct Settings {
     draw_accept: i32,
     resign: bool,
     debug: bool,
+    /// The search's tunable numbers are options (started for tuning).
+    tunables: bool,
 }
 
 struct Session {
@@ -66,6 +68,12 @@ struct Session {
 
 /// Runs the loop on stdin until `quit` or end of input.
 pub fn run() {
+    run_with(false)
+}
+
+/// [`run`], with the search's tunable numbers offered as options when `tunables` is set
+/// (`chariot --tunables`: for tuners and match runners, never for GUIs).
+pub fn run_with(tunables: bool) {
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
@@ -107,6 +115,7 @@ pub fn run() {
             draw_accept: 0,
             resign: true,
             debug: false,
+            tunables,
         },
     };
     while let Ok(line) = rx.recv() {
@@ -170,6 +179,11 @@ impl Session {
                 for l in options::ucci_lines() {
                     send(&l);
                 }
+                if self.settings.tunables {
+                    for l in options::tunable_lines(false) {
+                        send(&l);
+                    }
+                }
                 send("ucciok");
             }
             Command::Uci => {
@@ -178,6 +192,11 @@ impl Session {
                 send("id author the Chariot developers");
                 for l in options::uci_lines() {
                     send(&l);
+                }
+                if self.settings.tunables {
+                    for l in options::tunable_lines(true) {
+                        send(&l);
+                    }
                 }
                 send("uciok");
             }
@@ -285,6 +304,17 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let Some(opt) = options::find(name) else {
+            if self.settings.tunables && crate::engine::Tunables::find(name).is_some() {
+                let v = value.map(str::trim).unwrap_or("");
+                let set = match v.parse::<i32>() {
+                    Ok(n) => self.engine_lock().set_tunable(name, n),
+                    Err(_) => Err(format!("bad value '{v}' for option {name}")),
+                };
+                if let Err(e) = set {
+                    self.info(&format!("error: {e}"));
+                }
+                return;
+            }
             if self.settings.debug {
                 self.info(&format!("unknown option '{name}'"));
             }

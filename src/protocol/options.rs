@@ -271,6 +271,30 @@ pub fn uci_lines() -> Vec<String> {
         .collect()
 }
 
+/// The search's tunable numbers as `option` lines, in the dialect's form: shown only when
+/// Chariot is started for tuning (`chariot --tunables`), so GUIs never see them.
+pub fn tunable_lines(uci: bool) -> Vec<String> {
+    crate::engine::TUNABLES
+        .iter()
+        .map(|t| {
+            if uci {
+                format!(
+                    "option name {} type spin default {} min {} max {}",
+                    t.name, t.default, t.min, t.max
+                )
+            } else {
+                format!(
+                    "option {} type spin min {} max {} default {}",
+                    t.name.to_ascii_lowercase(),
+                    t.min,
+                    t.max,
+                    t.default
+                )
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -106,13 +106,17 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// Late-move reduction table `[depth][move number]`.
-fn lmr_table() -> Vec<[i32; 64]> {
+fn lmr_table(p: &Tunables) -> Vec<[i32; 64]> {
+    let (base, divisor) = (
+        f64::from(p.lmr_base) / 100.0,
+        f64::from(p.lmr_divisor) / 100.0,
+    );
     (0..64)
         .map(|d| {
             let mut row = [0i32; 64];
             for (m, r) in row.iter_mut().enumerate() {
                 if d > 0 && m > 0 {
-                    *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+                    *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
                 }
             }
             row
@@ -157,6 +161,8 @@ pub struct SearchSetup {
     pub rules: RuleSet,
     /// The net to evaluate with; `None`: the hand-crafted evaluation.
     pub net: Option<Arc<Network>>,
+    /// The search's tunable numbers ([`Tunables::DEFAULT`] unless tuning).
+    pub params: Tunables,
 }
 
 /// One search thread's state: its own histories and killers; the table is shared.
@@ -172,6 +178,8 @@ pub struct Searcher {
     history: History,
     pv: Vec<Vec<Move>>,
     lmr: Vec<[i32; 64]>,
+    /// The tunable numbers this search runs with (the LMR table is built from them).
+    p: Tunables,
     /// Whether the score just returned by a child depends on the path (a repetition verdict).
     path_dependent: bool,
     /// Repetition verdicts, shared with the other threads of the search.
@@ -222,7 +230,8 @@ impl Searcher {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: History::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
-            lmr: lmr_table(),
+            lmr: lmr_table(&Tunables::DEFAULT),
+            p: Tunables::DEFAULT,
             path_dependent: false,
             verdicts,
             null_at: vec![false; MAX_PLY + 1],
@@ -265,6 +274,10 @@ impl Searcher {
     pub fn configure(&mut self, setup: SearchSetup) {
         self.tt = setup.tt;
         self.rules = setup.rules;
+        if setup.params != self.p {
+            self.p = setup.params;
+            self.lmr = lmr_table(&self.p);
+        }
         let same = match (&self.net, &setup.net) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             (None, None) => true,
@@ -370,8 +383,8 @@ impl Searcher {
             let mut reports = Vec::with_capacity(lines);
             for k in 0..lines {
                 self.seldepth = 0;
-                let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_START_DEPTH {
+                let mut delta = self.p.aspiration_delta;
+                let (mut alpha, mut beta) = if depth >= self.p.aspiration_start_depth {
                     (
                         (scores[k] - delta).max(-INFINITE),
                         (scores[k] + delta).min(INFINITE),
@@ -449,7 +462,7 @@ impl Searcher {
             {
                 // a best move that keeps changing, or a falling score, earns more time; a
                 // settled one less (never past the hard limit; a fixed move time is kept)
-                let scale = stability.update(result.best, scores[0], depth);
+                let scale = stability.update(&self.p, result.best, scores[0], depth);
                 let soft = match self.limits.hard_time {
                     Some(hard) if hard > soft => soft.mul_f64(scale).min(hard),
                     _ => soft,
@@ -642,23 +655,23 @@ impl Searcher {
 
         if !pv_node && !in_check && excluded.is_none() {
             // reverse futility pruning
-            if depth <= RFP_MAX_DEPTH
-                && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            if depth <= self.p.rfp_max_depth
+                && static_eval - self.p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return static_eval;
             }
             // null move: give the opponent a free move; if still above beta, cut
             // (never against a mate score: a pass cannot refute a mating line)
-            if depth >= NMP_MIN_DEPTH
+            if depth >= self.p.nmp_min_depth
                 && static_eval >= beta
                 && beta.abs() < MATE_BOUND
                 && !self.null_at[ply - 1]
                 && has_attackers(pos)
             {
-                let r = NMP_BASE
-                    + depth / NMP_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+                let r = self.p.nmp_base
+                    + depth / self.p.nmp_divisor
+                    + ((static_eval - beta) / self.p.nmp_eval_divisor).min(self.p.nmp_eval_max);
                 pos.make_null();
                 self.null_at[ply] = true;
                 let mut s =
@@ -672,7 +685,7 @@ impl Searcher {
                     if s >= MATE_BOUND {
                         s = beta;
                     }
-                    if depth < NMP_VERIFY_DEPTH {
+                    if depth < self.p.nmp_verify_depth {
                         return s;
                     }
                     // verification against zugzwang: a reduced search without a null move
@@ -685,7 +698,7 @@ impl Searcher {
                 }
             }
         }
-        if tt_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH {
+        if tt_move.is_none() && excluded.is_none() && depth >= self.p.iir_min_depth {
             depth -= 1;
         }
 
@@ -693,7 +706,9 @@ impl Searcher {
         let counter = self.history.counter(pos);
         let context = Context::of(pos);
         let mut picker = MovePicker::new(pos, PickMode::All, tt_move, killers, counter, context);
-        let lmp_limit = (LMP_BASE + (depth * depth) as usize) * (1 + usize::from(improving)) / 2;
+        let lmp_limit = (self.p.lmp_base as usize + (depth * depth) as usize)
+            * (1 + usize::from(improving))
+            / 2;
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut best_dependent = false;
@@ -717,9 +732,9 @@ impl Searcher {
             if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
                 // late-move pruning and futility pruning of quiet moves at low depth
                 // (the rest of the quiet moves still come: checks among them are searched)
-                if (depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit)
-                    || (depth <= FUTILITY_MAX_DEPTH
-                        && static_eval + FUTILITY_MARGIN * depth <= alpha)
+                if (depth <= self.p.lmp_max_depth && quiets_tried.len() >= lmp_limit)
+                    || (depth <= self.p.futility_max_depth
+                        && static_eval + self.p.futility_margin * depth <= alpha)
                 {
                     // every later quiet move is pruned the same way (alpha only rises)
                     picker.skip_quiet_ordering();
@@ -727,12 +742,16 @@ impl Searcher {
                 }
             }
             // at low depth, skip moves that lose material by static exchange
-            if !pv_node && !in_check && best > -MATE_BOUND && depth <= SEE_PRUNE_MAX_DEPTH && i > 0
+            if !pv_node
+                && !in_check
+                && best > -MATE_BOUND
+                && depth <= self.p.see_prune_max_depth
+                && i > 0
             {
                 let margin = if quiet {
-                    -SEE_PRUNE_QUIET * depth
+                    -self.p.see_prune_quiet * depth
                 } else {
-                    -SEE_PRUNE_CAPTURE * depth * depth
+                    -self.p.see_prune_capture * depth * depth
                 };
                 if !gives_check && !see::see_ge(pos, m, margin) {
                     continue;
@@ -745,16 +764,16 @@ impl Searcher {
             let mut extension = 0;
             if Some(m) == tt_move
                 && excluded.is_none()
-                && depth >= SE_MIN_DEPTH
+                && depth >= self.p.se_min_depth
                 && ply > 0
                 && (ply as i32) < SE_MAX_PLY_PER_ROOT_DEPTH * self.root_depth
                 && let Some(e) = entry
                 && e.bound != Bound::Upper
-                && e.depth >= depth - SE_TT_DEPTH_SLACK
+                && e.depth >= depth - self.p.se_tt_depth_slack
             {
                 let tt_score = score_from_tt(e.score, ply);
                 if tt_score.abs() < REPETITION_WIN - MAX_PLY as i32 {
-                    let singular_beta = tt_score - SE_MARGIN * depth;
+                    let singular_beta = tt_score - self.p.se_margin * depth;
                     self.excluded[ply] = Some(m);
                     let s = self.search(
                         pos,
@@ -772,8 +791,8 @@ impl Searcher {
                     if s < singular_beta {
                         extension = 1;
                         if !pv_node
-                            && s < singular_beta - SE_DOUBLE_MARGIN
-                            && self.double_ext[ply] < SE_DOUBLE_MAX
+                            && s < singular_beta - self.p.se_double_margin
+                            && i32::from(self.double_ext[ply]) < self.p.se_double_max
                         {
                             extension = 2;
                             self.double_ext[ply] += 1;
@@ -792,8 +811,8 @@ impl Searcher {
                 -self.search(pos, -beta, -alpha, new_depth, ply + 1, node.child())
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH
-                    && i >= LMR_MIN_MOVES
+                if depth >= self.p.lmr_min_depth
+                    && i >= self.p.lmr_min_moves as usize
                     && quiet
                     && !in_check
                     && !gives_check
@@ -806,12 +825,12 @@ impl Searcher {
                         r += 1;
                     }
                     if node == Node::Cut {
-                        r += LMR_CUT_NODE;
+                        r += self.p.lmr_cut_node;
                     }
                     if picker.is_refutation(m) {
                         r -= 1;
                     }
-                    r -= hist / LMR_HISTORY_DIVISOR;
+                    r -= hist / self.p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s =
@@ -969,7 +988,7 @@ impl Searcher {
             any_move = true;
             if !in_check
                 && let Some(victim) = pos.piece_on(m.to())
-                && stand + MATERIAL_MG[victim.kind().index()] + DELTA_MARGIN < alpha
+                && stand + MATERIAL_MG[victim.kind().index()] + self.p.delta_margin < alpha
             {
                 continue;
             }
@@ -1018,7 +1037,7 @@ struct TimeStability {
 
 impl TimeStability {
     /// Records an iteration's best move and score; returns the factor for the soft limit.
-    fn update(&mut self, best: Option<Move>, score: i32, depth: i32) -> f64 {
+    fn update(&mut self, p: &Tunables, best: Option<Move>, score: i32, depth: i32) -> f64 {
         if best == self.best {
             self.stable += 1;
         } else {
@@ -1027,13 +1046,12 @@ impl TimeStability {
         }
         let drop = self
             .score
-            .map_or(0, |s| (s - score).clamp(0, TM_SCORE_DROP_MAX));
+            .map_or(0, |s| (s - score).clamp(0, p.tm_score_drop_max));
         self.score = Some(score);
-        if depth < TM_MIN_DEPTH {
+        if depth < p.tm_min_depth {
             return 1.0;
         }
-        let moves = TM_STABILITY_SCALE[(self.stable as usize).min(TM_STABILITY_SCALE.len() - 1)];
-        moves * (1.0 + drop as f64 / TM_SCORE_DROP_DIVISOR)
+        p.tm_stability(self.stable) * (1.0 + drop as f64 / f64::from(p.tm_score_drop_divisor))
     }
 }
 
@@ -1078,10 +1096,11 @@ mod tests {
     use super::*;
 
     /// A stability record whose best move `m` (score 10) held from depth 1 to
-    /// `TM_MIN_DEPTH + 6`, and the scale of its last iteration.
+    /// `tm_min_depth + 6`, and the scale of its last iteration.
     fn settled(m: Move) -> (TimeStability, f64) {
+        let p = Tunables::DEFAULT;
         let mut t = TimeStability::default();
-        let scale = (1..=TM_MIN_DEPTH + 6).fold(1.0, |_, d| t.update(Some(m), 10, d));
+        let scale = (1..=p.tm_min_depth + 6).fold(1.0, |_, d| t.update(&p, Some(m), 10, d));
         (t, scale)
     }
 
@@ -1089,14 +1108,15 @@ mod tests {
     fn unsettled_searches_get_more_time_settled_ones_less() {
         let a = Move::parse_iccs("h2e2").unwrap();
         let b = Move::parse_iccs("b0c2").unwrap();
+        let p = Tunables::DEFAULT;
         // shallow iterations leave the limit alone
-        assert_eq!(TimeStability::default().update(Some(a), 10, 1), 1.0);
+        assert_eq!(TimeStability::default().update(&p, Some(a), 10, 1), 1.0);
         let (mut t, scale) = settled(a);
         assert!(scale < 1.0, "a best move kept for many iterations: {scale}");
-        let changed = t.update(Some(b), 10, TM_MIN_DEPTH + 7);
+        let changed = t.update(&p, Some(b), 10, p.tm_min_depth + 7);
         assert!(changed > 1.0, "a new best move: {changed}");
         let (mut u, _) = settled(a);
-        let fell = u.update(Some(a), -140, TM_MIN_DEPTH + 7);
+        let fell = u.update(&p, Some(a), -140, p.tm_min_depth + 7);
         assert!(
             fell > scale,
             "a falling score earns time: {fell} vs {scale}"

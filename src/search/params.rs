@@ -1,4 +1,6 @@
-//! Every search margin, reduction and limit in one place, so they can be tuned.
+//! Every search margin, reduction and limit in one place. Those worth tuning are in the
+//! [`TUNABLES`] table (default, range, SPSA step), read by the search from a [`Tunables`]
+//! value; the rest are constants.
 
 /// Score of a mate at the root; a mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 30000;
@@ -10,62 +12,6 @@ pub const INFINITE: i32 = 32000;
 pub const DRAW: i32 = 0;
 pub const MAX_PLY: usize = 128;
 
-/// Aspiration window half-width at depth 5 and beyond, and how it widens.
-pub const ASPIRATION_START_DEPTH: i32 = 5;
-pub const ASPIRATION_DELTA: i32 = 24;
-
-/// Reverse futility pruning: margin per ply, depth limit.
-pub const RFP_MARGIN: i32 = 90;
-pub const RFP_MAX_DEPTH: i32 = 6;
-
-/// Null-move pruning: minimum depth, base reduction and depth divisor.
-pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE: i32 = 3;
-pub const NMP_DIVISOR: i32 = 4;
-/// From this depth on a null-move cutoff is verified with a reduced normal search.
-pub const NMP_VERIFY_DEPTH: i32 = 10;
-/// The null move is reduced one ply more per this much static eval above beta (at most
-/// `NMP_EVAL_MAX` plies more).
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-pub const NMP_EVAL_MAX: i32 = 3;
-
-/// SEE pruning at low depth (non-PV, not in check): a quiet move must not lose more than
-/// `SEE_PRUNE_QUIET * depth`, a capture more than `SEE_PRUNE_CAPTURE * depth²`.
-pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
-pub const SEE_PRUNE_QUIET: i32 = 60;
-pub const SEE_PRUNE_CAPTURE: i32 = 25;
-
-/// Late-move reductions: minimum depth and move number, scale (in 1/100 ply).
-pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_MIN_MOVES: usize = 3;
-pub const LMR_BASE: f64 = 0.6;
-pub const LMR_DIVISOR: f64 = 2.2;
-/// Extra reduction at expected cut nodes (zero-window nodes whose parent expects to fail
-/// high: a late move there is very likely refuted).
-pub const LMR_CUT_NODE: i32 = 2;
-/// A quiet move's history (plus continuation histories) over this reduces it one ply less.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
-
-/// Late-move pruning: quiet moves beyond `LMP_BASE + depth²` are skipped at low depth.
-pub const LMP_MAX_DEPTH: i32 = 4;
-pub const LMP_BASE: usize = 4;
-
-/// Futility pruning of quiet moves at low depth: margin per ply.
-pub const FUTILITY_MARGIN: i32 = 110;
-pub const FUTILITY_MAX_DEPTH: i32 = 5;
-
-/// Internal iterative reduction: depth from which a node without a hash move searches one
-/// ply less.
-pub const IIR_MIN_DEPTH: i32 = 4;
-
-/// Singular extensions: minimum depth, how much shallower the hash entry may be, the
-/// margin below the hash score per ply, the extra margin for a double extension and the
-/// most double extensions on one line.
-pub const SE_MIN_DEPTH: i32 = 7;
-pub const SE_TT_DEPTH_SLACK: i32 = 3;
-pub const SE_MARGIN: i32 = 3;
-pub const SE_DOUBLE_MARGIN: i32 = 40;
-pub const SE_DOUBLE_MAX: u8 = 6;
 /// No singular extension beyond this many plies per ply of the iteration's depth: lines
 /// extended again and again (and table entries from deeper searches, which trigger more
 /// extensions — Lazy SMP) would otherwise grow without end in endgames of few moves.
@@ -73,9 +19,6 @@ pub const SE_MAX_PLY_PER_ROOT_DEPTH: i32 = 2;
 
 /// Capture ordering: most valuable victim (×8 SEE value) plus capture history over this.
 pub const CAPTURE_HISTORY_DIVISOR: i32 = 8;
-
-/// Quiescence delta pruning margin.
-pub const DELTA_MARGIN: i32 = 150;
 
 /// History scores stay within ±HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16384;
@@ -89,16 +32,202 @@ pub const HISTORY_BONUS_MAX: i32 = 3500;
 /// Does quiescence search also try the captures that lose material by static exchange?
 pub const QS_BAD_CAPTURES: bool = true;
 
-/// Time management: the soft limit (when no new iteration starts) is scaled by how many
-/// iterations in a row kept the best move (0, 1, 2, … from the table) and by how far the
-/// score fell since the last iteration (up to `TM_SCORE_DROP_MAX`, +1 per divisor), from
-/// depth `TM_MIN_DEPTH` on.
-pub const TM_MIN_DEPTH: i32 = 6;
-pub const TM_STABILITY_SCALE: [f64; 5] = [1.8, 1.4, 1.1, 0.9, 0.75];
-pub const TM_SCORE_DROP_MAX: i32 = 150;
-pub const TM_SCORE_DROP_DIVISOR: f64 = 300.0;
-
 /// The clock is read after this many ticks (a node is one tick, judging a repetition cycle
 /// `TICKS_PER_VERDICT`), besides every 1024 nodes.
 pub const TIME_CHECK_TICKS: u32 = 1024;
 pub const TICKS_PER_VERDICT: u32 = 128;
+
+/// One tunable search parameter: its option name, default, range and SPSA perturbation
+/// (the `c` of the last iteration, in the parameter's units).
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: f64,
+    pub get: fn(&Tunables) -> i32,
+    pub set: fn(&mut Tunables, i32),
+}
+
+macro_rules! tunables {
+    ($( $(#[doc = $doc:literal])* $field:ident $name:literal = $default:literal,
+        $min:literal ..= $max:literal, step $step:literal; )*) => {
+        /// The search's tunable numbers: [`Tunables::DEFAULT`] is what Chariot plays with;
+        /// tuning (SPSA) sets others through the engine.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Tunables {
+            $( $(#[doc = $doc])* pub $field: i32, )*
+        }
+
+        impl Tunables {
+            pub const DEFAULT: Tunables = Tunables { $( $field: $default, )* };
+        }
+
+        /// Every tunable, in the order of [`Tunables`]' fields.
+        pub const TUNABLES: &[Tunable] = &[ $(
+            Tunable {
+                name: $name,
+                default: $default,
+                min: $min,
+                max: $max,
+                step: $step,
+                get: |t| t.$field,
+                set: |t, v| t.$field = v,
+            },
+        )* ];
+    };
+}
+
+tunables! {
+    /// Aspiration window: half-width, and the depth from which the window is used.
+    aspiration_delta "AspirationDelta" = 24, 8 ..= 60, step 3.0;
+    aspiration_start_depth "AspirationStartDepth" = 5, 3 ..= 8, step 1.0;
+    /// Reverse futility pruning: margin per ply, depth limit.
+    rfp_margin "RfpMargin" = 90, 40 ..= 200, step 8.0;
+    rfp_max_depth "RfpMaxDepth" = 6, 3 ..= 10, step 1.0;
+    /// Null-move pruning: minimum depth, base reduction and depth divisor.
+    nmp_min_depth "NmpMinDepth" = 3, 2 ..= 5, step 1.0;
+    nmp_base "NmpBase" = 3, 1 ..= 5, step 1.0;
+    nmp_divisor "NmpDivisor" = 4, 2 ..= 8, step 1.0;
+    /// From this depth on a null-move cutoff is verified with a reduced normal search.
+    nmp_verify_depth "NmpVerifyDepth" = 10, 6 ..= 16, step 1.0;
+    /// The null move is reduced one ply more per this much static eval above beta (at most
+    /// `nmp_eval_max` plies more).
+    nmp_eval_divisor "NmpEvalDivisor" = 200, 80 ..= 400, step 20.0;
+    nmp_eval_max "NmpEvalMax" = 3, 1 ..= 6, step 1.0;
+    /// SEE pruning at low depth (non-PV, not in check): a quiet move must not lose more
+    /// than `see_prune_quiet × depth`, a capture more than `see_prune_capture × depth²`.
+    see_prune_max_depth "SeePruneMaxDepth" = 6, 3 ..= 10, step 1.0;
+    see_prune_quiet "SeePruneQuiet" = 60, 20 ..= 150, step 6.0;
+    see_prune_capture "SeePruneCapture" = 25, 5 ..= 60, step 3.0;
+    /// Late-move reductions: minimum depth and move number; the table's
+    /// `base + ln(depth)·ln(move)/divisor`, both in hundredths.
+    lmr_min_depth "LmrMinDepth" = 3, 2 ..= 5, step 1.0;
+    lmr_min_moves "LmrMinMoves" = 3, 1 ..= 6, step 1.0;
+    lmr_base "LmrBase" = 60, 0 ..= 150, step 8.0;
+    lmr_divisor "LmrDivisor" = 220, 120 ..= 400, step 15.0;
+    /// Extra reduction at expected cut nodes (zero-window nodes whose parent expects to
+    /// fail high: a late move there is very likely refuted).
+    lmr_cut_node "LmrCutNode" = 2, 0 ..= 4, step 1.0;
+    /// A quiet move's history (plus continuation histories) over this reduces it one ply
+    /// less.
+    lmr_history_divisor "LmrHistoryDivisor" = 8192, 2048 ..= 32768, step 600.0;
+    /// Late-move pruning: quiet moves beyond `(lmp_base + depth²)` (halved unless
+    /// improving) are skipped up to `lmp_max_depth`.
+    lmp_max_depth "LmpMaxDepth" = 4, 2 ..= 8, step 1.0;
+    lmp_base "LmpBase" = 4, 1 ..= 10, step 1.0;
+    /// Futility pruning of quiet moves at low depth: margin per ply, depth limit.
+    futility_margin "FutilityMargin" = 110, 40 ..= 250, step 8.0;
+    futility_max_depth "FutilityMaxDepth" = 5, 2 ..= 9, step 1.0;
+    /// Internal iterative reduction: the depth from which a node without a hash move
+    /// searches one ply less.
+    iir_min_depth "IirMinDepth" = 4, 2 ..= 8, step 1.0;
+    /// Singular extensions: minimum depth, how much shallower the hash entry may be, the
+    /// margin below the hash score per ply, the extra margin for a double extension and
+    /// the most double extensions on one line.
+    se_min_depth "SeMinDepth" = 7, 4 ..= 12, step 1.0;
+    se_tt_depth_slack "SeTtDepthSlack" = 3, 1 ..= 6, step 1.0;
+    se_margin "SeMargin" = 3, 1 ..= 8, step 1.0;
+    se_double_margin "SeDoubleMargin" = 40, 10 ..= 120, step 5.0;
+    se_double_max "SeDoubleMax" = 6, 0 ..= 12, step 1.0;
+    /// Quiescence delta pruning margin.
+    delta_margin "DeltaMargin" = 150, 50 ..= 400, step 15.0;
+    /// Time management: from depth `tm_min_depth` on, the soft limit (when no new
+    /// iteration starts) is scaled by how many iterations in a row kept the best move (0,
+    /// 1, 2, 3, 4 or more: percentages) and by how far the score fell since the last
+    /// iteration (up to `tm_score_drop_max`, +100 % per divisor).
+    tm_min_depth "TmMinDepth" = 6, 3 ..= 10, step 1.0;
+    tm_stable0 "TmStable0" = 180, 100 ..= 300, step 10.0;
+    tm_stable1 "TmStable1" = 140, 80 ..= 220, step 10.0;
+    tm_stable2 "TmStable2" = 110, 60 ..= 180, step 8.0;
+    tm_stable3 "TmStable3" = 90, 50 ..= 150, step 6.0;
+    tm_stable4 "TmStable4" = 75, 40 ..= 130, step 5.0;
+    tm_score_drop_max "TmScoreDropMax" = 150, 50 ..= 400, step 15.0;
+    tm_score_drop_divisor "TmScoreDropDivisor" = 300, 100 ..= 800, step 30.0;
+}
+
+impl Default for Tunables {
+    fn default() -> Tunables {
+        Tunables::DEFAULT
+    }
+}
+
+impl Tunables {
+    /// The tunable called `name` (any case).
+    pub fn find(name: &str) -> Option<&'static Tunable> {
+        TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Sets a tunable by name, refusing unknown names and values out of range.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let t = Tunables::find(name).ok_or_else(|| format!("no tunable named '{name}'"))?;
+        if !(t.min..=t.max).contains(&value) {
+            return Err(format!(
+                "{} {value} is outside {}..={}",
+                t.name, t.min, t.max
+            ));
+        }
+        (t.set)(self, value);
+        Ok(())
+    }
+
+    /// The soft time limit's scale after `stable` iterations that kept the best move.
+    pub fn tm_stability(&self, stable: u32) -> f64 {
+        let pct = match stable {
+            0 => self.tm_stable0,
+            1 => self.tm_stable1,
+            2 => self.tm_stable2,
+            3 => self.tm_stable3,
+            _ => self.tm_stable4,
+        };
+        f64::from(pct) / 100.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_and_the_struct_agree() {
+        let mut t = Tunables::DEFAULT;
+        let mut names = std::collections::HashSet::new();
+        for (i, p) in TUNABLES.iter().enumerate() {
+            assert!(
+                names.insert(p.name.to_ascii_lowercase()),
+                "{} twice",
+                p.name
+            );
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(
+                p.step > 0.0 && p.step <= f64::from(p.max - p.min),
+                "{}",
+                p.name
+            );
+            assert_eq!((p.get)(&t), p.default, "{}", p.name);
+            // each setter moves its own field and no other
+            let v = if p.default < p.max {
+                p.default + 1
+            } else {
+                p.default - 1
+            };
+            t.set(&p.name.to_ascii_lowercase(), v).unwrap();
+            for (j, q) in TUNABLES.iter().enumerate() {
+                let want = if j == i { v } else { q.default };
+                assert_eq!((q.get)(&t), want, "setting {} moved {}", p.name, q.name);
+            }
+            t = Tunables::DEFAULT;
+        }
+        assert!(t.set("RfpMargin", 1000).is_err());
+        assert!(t.set("NoSuchThing", 1).is_err());
+        assert_eq!(t, Tunables::DEFAULT);
+    }
+
+    #[test]
+    fn time_stability_scale_matches_the_percentages() {
+        let t = Tunables::DEFAULT;
+        assert_eq!(t.tm_stability(0), 1.8);
+        assert_eq!(t.tm_stability(4), 0.75);
+        assert_eq!(t.tm_stability(9), 0.75);
+    }
+}

@@ -66,7 +66,7 @@ enum Job {
     Search {
         position: Box<Position>,
         limits: Limits,
-        setup: SearchSetup,
+        setup: Box<SearchSetup>,
     },
     Clear,
 }
@@ -116,7 +116,7 @@ impl ThreadPool {
                                     limits,
                                     setup,
                                 } => {
-                                    searcher.configure(setup);
+                                    searcher.configure(*setup);
                                     let r = searcher.go(&mut position, limits, |_| {});
                                     if done_tx.send(r).is_err() {
                                         break;
@@ -164,7 +164,7 @@ impl ThreadPool {
             let _ = h.jobs.send(Job::Search {
                 position: Box::new(position.clone()),
                 limits: helper_limits.clone(),
-                setup: setup.clone(),
+                setup: Box::new(setup.clone()),
             });
         }
         self.busy = true;
