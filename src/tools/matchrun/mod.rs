@@ -11,6 +11,7 @@
 pub mod args;
 pub mod engine;
 pub mod game;
+pub mod json;
 pub mod openings;
 pub mod pgn;
 pub mod report;
