@@ -5,16 +5,19 @@
 //! LOS, pentanomial counts and an SPRT that can stop the match early.
 //!
 //! A run can be split into shards (`--shard K/N`: every N-th game pair of the same
-//! schedule) played on different machines.
+//! schedule) played on different machines; `merge` joins their results into the report the
+//! whole run would have given.
 //!
 //! Files: `args` (command line), `engine` (process and protocol), `tc` (time controls and
 //! clocks), `openings`, `game` (the game loop and adjudication), `pgn`, `stats` (Elo, LOS,
-//! SPRT), `report` (progress line, text report, JSON), `json` (reading results back).
+//! SPRT), `report` (progress line, text report, JSON), `json` (reading results back),
+//! `merge` (shards into one result).
 
 pub mod args;
 pub mod engine;
 pub mod game;
 pub mod json;
+pub mod merge;
 pub mod openings;
 pub mod pgn;
 pub mod report;
