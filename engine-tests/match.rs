@@ -1,7 +1,8 @@
 //! `chariot match` end to end: Chariot against itself at fixed nodes (legal moves, results
 //! the rules confirm, well-formed PGN), a faulty engine that loses every game for the right
 //! reason while the match goes on, the repetition cases of `verdicts.txt` replayed through
-//! the runner by a scripted engine, draw offers, SPRT stops and bad command lines.
+//! the runner by a scripted engine, draw offers, SPRT stops, bad command lines, and a run
+//! played in shards and merged (`--shard K/N`, `chariot match merge`).
 //! The scripted engines are `engine-tests/faulty-engine.sh` (POSIX sh).
 
 use chariot::rules::{GameResult, RuleSet};
@@ -60,6 +61,8 @@ struct Row {
     black: String,
     result: String,
     termination: String,
+    /// The engine that lost by a fault ("" for none).
+    fault: String,
     reason: String,
     plies: usize,
 }
@@ -98,6 +101,7 @@ fn rows(json: &str) -> Vec<Row> {
             black: field(l, "black"),
             result: field(l, "result"),
             termination: field(l, "termination"),
+            fault: field(l, "fault"),
             reason: field(l, "reason"),
             plies: field(l, "plies").parse().expect("plies is a number"),
         })
@@ -278,6 +282,12 @@ fn faulty_match(mode: &str, faulty_tc: &str, termination: &str, why: &str) {
         assert_eq!(g.termination, termination, "{mode}: {g:?}");
         assert!(g.reason.contains(why), "{mode}: {g:?}");
         assert!(g.reason.contains("(Faulty)"), "{mode}: {g:?}");
+        let want = if termination == "resignation" {
+            ""
+        } else {
+            "Faulty"
+        };
+        assert_eq!(g.fault, want, "{mode}: {g:?}");
     }
     let stdout = &r.stdout;
     assert!(
@@ -577,6 +587,27 @@ fn bad_command_lines_get_one_line_errors() {
             two(&["--engine", "cmd=x", "speed=3", "--tc", "nodes=10"]),
             "unknown key",
         ),
+        (two(&["--tc", "nodes=10", "--shard", "3/3"]), "K/N"),
+        (two(&["--tc", "nodes=10", "--shard", "1"]), "K/N"),
+        (
+            two(&[
+                "--tc", "nodes=10", "--shard", "0/2", "--sprt", "elo0=0", "elo1=5",
+            ]),
+            "--shard cannot be used with --sprt",
+        ),
+        (
+            two(&[
+                "--tc",
+                "nodes=10",
+                "--shard",
+                "0/2",
+                "--order",
+                "random",
+                "--openings",
+                &data("match-openings.epd").display().to_string(),
+            ]),
+            "needs --seed",
+        ),
     ];
     for (args, want) in cases {
         let r = run_match(&args);
@@ -588,5 +619,406 @@ fn bad_command_lines_get_one_line_errors() {
             "{args:?}: {}",
             r.stderr
         );
+    }
+}
+
+fn run_merge(args: &[String]) -> Run {
+    let mut all = words(&["merge"]);
+    all.extend_from_slice(args);
+    run_match(&all)
+}
+
+fn path(p: &std::path::Path) -> String {
+    p.display().to_string()
+}
+
+/// The games of a PGN file by game number (the `<game>` of `Round "<round>.<game>"`), each
+/// without its Date tag (a run may straddle midnight).
+fn pgn_games(text: &str) -> Vec<(usize, String)> {
+    let mut games: Vec<(usize, String)> = text
+        .split("[Game \"Chinese Chess\"]")
+        .filter(|c| !c.trim().is_empty())
+        .map(|g| {
+            let id = tag(g, "Round")
+                .and_then(|r| r.split('.').nth(1))
+                .and_then(|n| n.parse().ok())
+                .expect("Round tag <round>.<game>");
+            let body: Vec<&str> = g.lines().filter(|l| !l.starts_with("[Date ")).collect();
+            (id, body.join("\n").trim().to_string())
+        })
+        .collect();
+    games.sort_by_key(|g| g.0);
+    games
+}
+
+/// The JSON report's lines that hold results: the engine pairs (W-D-L, pentanomial), the
+/// terminations, the faults and every game.
+fn result_lines(json: &str) -> Vec<String> {
+    json.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("{\"first\"")
+                || l.starts_with("{\"id\"")
+                || l.starts_with("\"terminations\"")
+                || l.starts_with("\"faults\"")
+                || l.starts_with("\"games_played\"")
+                || l.starts_with("\"red_wins\"")
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// The game numbers of a JSON report.
+fn game_ids(json: &str) -> Vec<usize> {
+    json.lines()
+        .filter(|l| l.trim_start().starts_with("{\"id\""))
+        .map(|l| field(l, "id").parse().expect("id is a number"))
+        .collect()
+}
+
+#[test]
+fn shards_merged_give_the_whole_run() {
+    // 8 openings, 16 games, engines of different strength (so that results are not
+    // symmetric); the whole run on one worker, the shards on two, so that each engine
+    // process plays other games before these than in the whole run: the same games come
+    // out only if play at fixed nodes is deterministic and `newgame` clears the engine
+    let lines: Vec<String> = read(&data("match-openings.epd"))
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .take(8)
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 8);
+    let openings = scratch("shard-openings.epd");
+    std::fs::write(&openings, lines.join("\n") + "\n").unwrap();
+    let common = |concurrency: &str| -> Vec<String> {
+        let me = format!("cmd={}", chariot());
+        words(&[
+            "--engine",
+            &me,
+            "name=Strong",
+            "tc=nodes=1200",
+            "--engine",
+            &me,
+            "name=Weak",
+            "tc=nodes=500",
+            "--each",
+            "option.Hash=8",
+            "--games",
+            "16",
+            "--concurrency",
+            concurrency,
+            "--openings",
+            &path(&openings),
+            "--quiet",
+        ])
+    };
+    let (whole_pgn, whole_json) = (scratch("whole.pgn"), scratch("whole.json"));
+    let mut args = common("1");
+    args.extend(words(&[
+        "--pgn",
+        &path(&whole_pgn),
+        "--json",
+        &path(&whole_json),
+    ]));
+    let whole = run_match(&args);
+    assert!(whole.ok, "{}\n{}", whole.stdout, whole.stderr);
+    assert!(
+        whole.stdout.contains("16 of 16 games played"),
+        "{}",
+        whole.stdout
+    );
+
+    let mut shard_files = Vec::new();
+    let mut all_ids = Vec::new();
+    for k in 0..3 {
+        let (pgn, json) = (
+            scratch(&format!("shard{k}.pgn")),
+            scratch(&format!("shard{k}.json")),
+        );
+        let mut args = common("2");
+        args.extend(words(&[
+            "--shard",
+            &format!("{k}/3"),
+            "--pgn",
+            &path(&pgn),
+            "--json",
+            &path(&json),
+        ]));
+        let r = run_match(&args);
+        assert!(r.ok, "shard {k}: {}\n{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout
+                .contains(&format!("shard {k}/3 (game pairs i with i % 3 == {k})")),
+            "{}",
+            r.stdout
+        );
+        // the full schedule's numbers: pair i (from 0) holds games 2i + 1 and 2i + 2
+        let ids = game_ids(&read(&json));
+        let want: Vec<usize> = (1..=16).filter(|g| ((g - 1) / 2) % 3 == k).collect();
+        assert_eq!(ids, want, "shard {k}");
+        all_ids.extend(ids);
+        shard_files.push((pgn, json));
+    }
+    all_ids.sort_unstable();
+    assert_eq!(all_ids, (1..=16).collect::<Vec<_>>());
+
+    let (merged_pgn, merged_json) = (scratch("merged.pgn"), scratch("merged.json"));
+    // files in any order
+    let mut args: Vec<String> = [2, 0, 1].iter().map(|&k| path(&shard_files[k].1)).collect();
+    args.extend(words(&[
+        "--json",
+        &path(&merged_json),
+        "--pgn",
+        &path(&merged_pgn),
+        "--pgn-in",
+    ]));
+    args.extend([1, 2, 0].iter().map(|&k| path(&shard_files[k].0)));
+    let merged = run_merge(&args);
+    assert!(merged.ok, "{}\n{}", merged.stdout, merged.stderr);
+    assert!(
+        merged
+            .stdout
+            .contains("shards 0, 1, 2 of 3 merged: 16 of the run's 16 games"),
+        "{}",
+        merged.stdout
+    );
+    // the report: line for line the whole run's, but for the runner's timing and the
+    // shards line
+    let report = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("Runner overhead") && !l.contains(" merged: "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(report(&merged.stdout), report(&whole.stdout));
+    assert!(whole.stdout.contains("pentanomial"), "{}", whole.stdout);
+    // W-D-L, pentanomial, terminations, faults and every game record the same
+    let (wj, mj) = (read(&whole_json), read(&merged_json));
+    let wl = result_lines(&wj);
+    assert_eq!(wl.len(), 16 + 5, "{wj}");
+    assert_eq!(result_lines(&mj), wl);
+    assert!(mj.contains("\"version\": 2"), "{mj}");
+    // and the games themselves
+    let (wg, mg) = (pgn_games(&read(&whole_pgn)), pgn_games(&read(&merged_pgn)));
+    assert_eq!(mg.len(), 16);
+    assert_eq!(mg, wg);
+    // the merged file orders games by number
+    let order: Vec<usize> = read(&merged_pgn)
+        .split("[Game \"Chinese Chess\"]")
+        .filter_map(|g| tag(g, "Round"))
+        .map(|r| r.split('.').nth(1).unwrap().parse::<usize>().unwrap())
+        .collect();
+    assert_eq!(order, (1..=16).collect::<Vec<_>>());
+
+    // a merged result merges again like a shard (two shards, then the third)
+    let two = scratch("merged-two.json");
+    let r = run_merge(&[
+        path(&shard_files[0].1),
+        path(&shard_files[2].1),
+        "--json".into(),
+        path(&two),
+    ]);
+    assert!(r.ok, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("shards 0, 2 of 3 merged (missing: 1)"),
+        "{}",
+        r.stdout
+    );
+    let r = run_merge(&[path(&two), path(&shard_files[1].1)]);
+    assert!(r.ok, "{}", r.stderr);
+    assert_eq!(report(&r.stdout), report(&whole.stdout));
+
+    for p in [
+        openings,
+        whole_pgn,
+        whole_json,
+        merged_pgn,
+        merged_json,
+        two,
+    ] {
+        let _ = std::fs::remove_file(p);
+    }
+    for (p, j) in shard_files {
+        let _ = std::fs::remove_file(p);
+        let _ = std::fs::remove_file(j);
+    }
+}
+
+/// A quick shard: Chariot against the engine that plays an illegal move at once.
+fn quick_shard(name: &str, extra: &[&str]) -> (PathBuf, PathBuf) {
+    let (pgn, json) = (
+        scratch(&format!("{name}.pgn")),
+        scratch(&format!("{name}.json")),
+    );
+    let mut args = vec![
+        "--engine".into(),
+        format!("cmd={}", chariot()),
+        "name=Chariot".into(),
+        "--engine".into(),
+        faulty("illegal"),
+        "name=Faulty".into(),
+        "--tc".into(),
+        "nodes=300".into(),
+        "--games".into(),
+        "8".into(),
+        "--quiet".into(),
+        "--pgn".into(),
+        path(&pgn),
+        "--json".into(),
+        path(&json),
+    ];
+    args.extend(words(extra));
+    let r = run_match(&args);
+    assert!(r.ok, "{name}: {}\n{}", r.stdout, r.stderr);
+    (pgn, json)
+}
+
+#[test]
+fn merge_refuses_what_is_not_one_run() {
+    let (p0, s0) = quick_shard("q0", &["--shard", "0/2"]);
+    let (p1, s1) = quick_shard("q1", &["--shard", "1/2"]);
+    // the two halves merge, faults and all
+    let r = run_merge(&[path(&s0), path(&s1)]);
+    assert!(r.ok, "{}", r.stderr);
+    assert!(r.stdout.contains("8 of 8 games played"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Losses by fault, Faulty: illegal-move 8"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("W-D-L 8-0-0"), "{}", r.stdout);
+
+    let (_, other_tc) = quick_shard("q-tc", &["--shard", "1/2", "--each", "tc=nodes=200"]);
+    let (_, other_n) = quick_shard("q-n", &["--shard", "1/3"]);
+    let (_, other_games) = quick_shard("q-games", &["--shard", "1/2", "--rounds", "2"]);
+    let (_, other_settings) = quick_shard("q-settings", &["--shard", "1/2", "--timeout", "5"]);
+    let (_, other_rules) = quick_shard("q-rules", &["--shard", "1/2", "--rules", "axf"]);
+    let openings = path(&data("match-openings.epd"));
+    let random = |seed: &str, k: &str| {
+        quick_shard(
+            &format!("q-seed{seed}-{}", k.replace('/', "-")),
+            &[
+                "--shard",
+                k,
+                "--openings",
+                &openings,
+                "--order",
+                "random",
+                "--seed",
+                seed,
+            ],
+        )
+        .1
+    };
+    let (seed1, seed2) = (random("1", "0/2"), random("2", "1/2"));
+    let renamed = scratch("q-renamed.json");
+    std::fs::write(&renamed, read(&s1).replace("\"Faulty\"", "\"Other\"")).unwrap();
+    let edited = scratch("q-edited.json");
+    // one game's result changed: the file's totals no longer agree with its games
+    let text = read(&s1);
+    let at = text.find("\"result\": \"1-0\"").expect("a red win");
+    std::fs::write(
+        &edited,
+        format!("{}\"result\": \"0-1\"{}", &text[..at], &text[at + 15..]),
+    )
+    .unwrap();
+    let cut = scratch("q-cut.json");
+    std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
+
+    let out = scratch("q-out.json");
+    let _ = std::fs::remove_file(&out);
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec![path(&s0), path(&s0)], "both hold shard 0/2"),
+        (vec![path(&s0), path(&other_tc)], "the time controls differ"),
+        (vec![path(&s0), path(&other_n)], "the shard counts N differ"),
+        (
+            vec![path(&s0), path(&other_games)],
+            "the games in the run differ",
+        ),
+        (
+            vec![path(&s0), path(&other_settings)],
+            "the settings differ",
+        ),
+        (vec![path(&s0), path(&other_rules)], "the rules differ"),
+        (vec![path(&seed1), path(&seed2)], "the seeds differ"),
+        (vec![path(&s0), path(&renamed)], "the engines differ"),
+        (vec![path(&s0), path(&edited)], "do not add up"),
+        (vec![path(&s0), path(&cut)], "JSON line"),
+        (vec![path(&s0), path(&p0)], "JSON line 1"),
+        (vec![path(&s0), "/no/such/file.json".into()], "cannot read"),
+        (
+            vec![
+                path(&s0),
+                path(&s1),
+                "--pgn".into(),
+                path(&scratch("q-out.pgn")),
+                "--pgn-in".into(),
+                path(&p0),
+            ],
+            "in none of the PGN files",
+        ),
+        (
+            vec![
+                path(&s0),
+                path(&s1),
+                "--pgn".into(),
+                path(&scratch("q-out.pgn")),
+                "--pgn-in".into(),
+                path(&p0),
+                path(&p1),
+                path(&p0),
+            ],
+            "give each shard's PGN once",
+        ),
+        (
+            vec![
+                path(&s0),
+                "--pgn".into(),
+                path(&scratch("q-out.pgn")),
+                "--pgn-in".into(),
+                path(&p1),
+            ],
+            "not in the merged JSON results",
+        ),
+    ];
+    for (mut args, want) in cases {
+        args.extend(words(&["--json", &path(&out)]));
+        let r = run_merge(&args);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            lines[0].starts_with("error: ") && lines[0].contains(want),
+            "{args:?}: want '{want}': {}",
+            r.stderr
+        );
+        assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
+        assert!(!out.exists(), "{args:?}: wrote {}", out.display());
+        assert!(!scratch("q-out.pgn").exists(), "{args:?}");
+    }
+    for p in [
+        p0,
+        p1,
+        s0,
+        s1,
+        other_tc,
+        other_n,
+        other_games,
+        other_settings,
+        other_rules,
+        seed1,
+        seed2,
+        renamed,
+        edited,
+        cut,
+    ] {
+        let _ = std::fs::remove_file(p);
+    }
+    for name in ["q-tc", "q-n", "q-games", "q-settings", "q-rules"] {
+        let _ = std::fs::remove_file(scratch(&format!("{name}.pgn")));
+    }
+    for name in ["q-seed1-0-2", "q-seed2-1-2"] {
+        let _ = std::fs::remove_file(scratch(&format!("{name}.pgn")));
     }
 }

@@ -28,6 +28,7 @@ mod bench;
 mod book;
 mod go;
 mod judge;
+mod matches;
 mod nnue;
 mod perft;
 mod tune;
@@ -57,8 +58,9 @@ pub enum Command {
     Go(go::GoArgs),
     /// Judge a game by the rules: who wins and why, clause by clause.
     Judge(judge::JudgeArgs),
-    /// Engine-vs-engine matches (UCCI/UCI) judged by the rules: Elo, LOS, SPRT, PGN.
-    Match(Box<chariot::tools::matchrun::args::MatchArgs>),
+    /// Engine-vs-engine matches (UCCI/UCI) judged by the rules: Elo, LOS, SPRT, PGN;
+    /// `--shard K/N` plays one shard of a run, `match merge` joins the shards.
+    Match(Box<matches::MatchCommand>),
     /// Opening book: build, grow, probe, stats, export.
     Book {
         #[command(subcommand)]
@@ -83,7 +85,7 @@ pub fn run(command: Command) -> Result<(), String> {
         Command::Bench(args) => bench::run(args),
         Command::Go(args) => go::run(args),
         Command::Judge(args) => judge::run(args),
-        Command::Match(args) => chariot::tools::matchrun::run(*args),
+        Command::Match(args) => matches::run(*args),
         Command::Book { action } => book::run(action),
         Command::Tune { action } => tune::run(action),
         Command::Nnue { action } => nnue::run(action),

@@ -119,6 +119,52 @@ pub struct RawArgs {
     /// No progress line after each game.
     #[arg(long)]
     pub quiet: bool,
+    /// Play one shard of the run: of the full schedule, only the game pairs i (counted from
+    /// 0) with i % N == K; `chariot match merge` joins the shards' JSON and PGN.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+}
+
+/// The words of `chariot match merge`.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The JSON results (`--json`) of shards of one run.
+    #[arg(required = true, value_name = "FILE.json")]
+    pub files: Vec<PathBuf>,
+    /// Write the merged results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the games of the `--pgn-in` files, ordered by game number, to this file.
+    #[arg(long, value_name = "FILE", requires = "pgn_in")]
+    pub pgn: Option<PathBuf>,
+    /// The shards' PGN files (`--pgn` of each shard).
+    #[arg(long, num_args = 1.., value_name = "FILE.pgn", requires = "pgn")]
+    pub pgn_in: Vec<PathBuf>,
+}
+
+/// `--shard K/N`: this run plays the game pairs i with i % count == index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{text}' is not K/N with 0 <= K < N (e.g. --shard 0/4)");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether game pair `pair` (numbered from 1 as in the schedule) is this shard's.
+    pub fn has_pair(self, pair: usize) -> bool {
+        (pair - 1) % self.count == self.index
+    }
 }
 
 /// Where the openings come from.
@@ -150,6 +196,7 @@ pub struct MatchConfig {
     pub log: Option<PathBuf>,
     pub event: String,
     pub quiet: bool,
+    pub shard: Option<Shard>,
 }
 
 fn key_values<'a>(
@@ -437,6 +484,15 @@ impl MatchConfig {
                 Some(s)
             }
         };
+        let shard = a.shard.as_deref().map(Shard::parse).transpose()?;
+        if shard.is_some() {
+            if sprt.is_some() {
+                return Err("--shard cannot be used with --sprt: a shard plays its games to the end and the SPRT judges the merged result".into());
+            }
+            if order == Order::Random && !seed_given {
+                return Err("--shard with --order random needs --seed N: every shard must shuffle the openings the same way".into());
+            }
+        }
         let notation = Notation::parse(&a.notation)?;
         Ok(MatchConfig {
             engines,
@@ -458,7 +514,48 @@ impl MatchConfig {
             log: a.log,
             event: a.event,
             quiet: a.quiet,
+            shard,
         })
+    }
+
+    /// Everything that shapes the games beside the engines' names, commands and time
+    /// controls, the openings, the seed and the shard (which the result files give apart):
+    /// two shards can be merged only when this text is the same.
+    pub fn settings_text(&self) -> String {
+        let mut s = format!(
+            "games {} rounds {} timeout {}s",
+            self.games,
+            self.rounds,
+            self.timeout.as_secs_f64()
+        );
+        if let Some(r) = self.resign {
+            s.push_str(&format!(" resign score={} moves={}", r.score, r.moves));
+        }
+        if let Some(d) = self.draw {
+            s.push_str(&format!(
+                " draw score={} moves={} after={}",
+                d.score, d.moves, d.after
+            ));
+        }
+        s.push_str(&format!(
+            " notation {:?} event {:?}",
+            self.notation, self.event
+        ));
+        for e in &self.engines {
+            s.push_str(&format!(
+                "; {}: proto {:?} margin {}ms",
+                e.name,
+                e.proto,
+                e.margin.as_millis()
+            ));
+            if let Some(d) = &e.dir {
+                s.push_str(&format!(" dir {:?}", d.display().to_string()));
+            }
+            for (k, v) in &e.options {
+                s.push_str(&format!(" option.{k}={v}"));
+            }
+        }
+        s
     }
 }
 
@@ -475,6 +572,25 @@ mod tests {
             Some(&TimeControl::Nodes(100)),
             Duration::from_millis(50),
         )
+    }
+
+    #[test]
+    fn shards_split_the_pairs() {
+        let s = Shard::parse("1/3").unwrap();
+        assert_eq!(s, Shard { index: 1, count: 3 });
+        let mine: Vec<usize> = (1..=8).filter(|&p| s.has_pair(p)).collect();
+        assert_eq!(mine, [2, 5, 8]);
+        // every pair in exactly one shard
+        for p in 1..=20 {
+            let owners = (0..3)
+                .filter(|&k| Shard { index: k, count: 3 }.has_pair(p))
+                .count();
+            assert_eq!(owners, 1);
+        }
+        assert!(Shard::parse("0/1").is_ok());
+        for bad in ["3/3", "0/0", "1", "-1/2", "a/b", "1/2/3", ""] {
+            assert!(Shard::parse(bad).unwrap_err().contains("K/N"), "{bad}");
+        }
     }
 
     #[test]

@@ -32,6 +32,27 @@ pub enum Termination {
 }
 
 impl Termination {
+    pub const ALL: [Termination; 13] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::Repetition,
+        Termination::MoveLimit,
+        Termination::InsufficientMaterial,
+        Termination::Resignation,
+        Termination::DrawAgreed,
+        Termination::AdjudicatedLoss,
+        Termination::AdjudicatedDraw,
+        Termination::IllegalMove,
+        Termination::TimeForfeit,
+        Termination::Crash,
+        Termination::NoAnswer,
+    ];
+
+    /// The termination whose [`Termination::key`] is `key` (reading JSON back).
+    pub fn from_key(key: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.key() == key)
+    }
+
     /// A short key for reports and JSON.
     pub fn key(self) -> &'static str {
         match self {
@@ -538,6 +559,18 @@ mod tests {
             draw,
             log: None,
         }
+    }
+
+    #[test]
+    fn termination_keys_read_back() {
+        for t in Termination::ALL {
+            assert_eq!(Termination::from_key(t.key()), Some(t));
+        }
+        let mut keys: Vec<&str> = Termination::ALL.iter().map(|t| t.key()).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), Termination::ALL.len());
+        assert_eq!(Termination::from_key("mate"), None);
     }
 
     #[test]

@@ -4,13 +4,20 @@
 //! Openings are played in pairs with colours swapped; results give Elo with error bars,
 //! LOS, pentanomial counts and an SPRT that can stop the match early.
 //!
+//! A run can be split into shards (`--shard K/N`: every N-th game pair of the same
+//! schedule) played on different machines; `merge` joins their results into the report the
+//! whole run would have given.
+//!
 //! Files: `args` (command line), `engine` (process and protocol), `tc` (time controls and
 //! clocks), `openings`, `game` (the game loop and adjudication), `pgn`, `stats` (Elo, LOS,
-//! SPRT), `report` (progress line, text report, JSON).
+//! SPRT), `report` (progress line, text report, JSON), `json` (reading results back),
+//! `merge` (shards into one result).
 
 pub mod args;
 pub mod engine;
 pub mod game;
+pub mod json;
+pub mod merge;
 pub mod openings;
 pub mod pgn;
 pub mod report;
@@ -21,7 +28,7 @@ use args::{MatchArgs, MatchConfig, OpeningSource};
 use engine::{EngineProcess, Log};
 use game::{Fatal, GameConfig, GameRecord, GameSetup};
 use openings::Opening;
-use report::{ReportInfo, Tally};
+use report::{ReportInfo, ShardSet, Tally};
 use stats::SprtState;
 use std::collections::VecDeque;
 use std::io::Write;
@@ -97,7 +104,12 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         .into_iter()
         .map(Arc::new)
         .collect();
-    let jobs = schedule(cfg.engines.len(), cfg.games, cfg.rounds, &openings);
+    let mut jobs = schedule(cfg.engines.len(), cfg.games, cfg.rounds, &openings);
+    let run_games = jobs.len();
+    // a shard keeps the full schedule's numbering, so shards never overlap
+    if let Some(shard) = cfg.shard {
+        jobs.retain(|g| shard.has_pair(g.pair));
+    }
     let total = jobs.len();
 
     let mut pgn_out = match &cfg.pgn {
@@ -246,6 +258,13 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         sprt: cfg.sprt,
         seed: (cfg.order == openings::Order::Random).then_some(cfg.seed),
         openings: opening_text,
+        openings_hash: report::openings_hash(&openings),
+        settings: cfg.settings_text(),
+        shards: ShardSet {
+            count: cfg.shard.map_or(1, |s| s.count),
+            indices: vec![cfg.shard.map_or(0, |s| s.index)],
+            run_games,
+        },
     };
     let mut text = report::text_report(&tally, &info);
     if cfg.order == openings::Order::Random && !cfg.seed_given {

@@ -7,7 +7,7 @@ use super::pgn::result_text;
 use super::stats::{
     EloEstimate, Penta, Sprt, SprtModel, SprtState, Wdl, elo_pentanomial, elo_trinomial, los,
 };
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -32,6 +32,8 @@ pub struct GameLine {
     pub black: usize,
     pub result: &'static str,
     pub termination: Termination,
+    /// The engine that lost by a fault, if the game ended that way.
+    pub fault: Option<usize>,
     pub reason: String,
     pub plies: usize,
     pub opening: String,
@@ -43,7 +45,9 @@ pub struct Tally {
     pub terminations: HashMap<Termination, u64>,
     /// Per engine: losses by fault, by kind.
     pub faults: Vec<HashMap<Termination, u64>>,
-    pub overhead: Vec<Duration>,
+    /// Runner overhead per move: whole microseconds -> moves (what the report prints is
+    /// in microseconds, so this is exact, and shards' histograms add up).
+    pub overhead: BTreeMap<u64, u64>,
     pub games: Vec<GameLine>,
     pub red_wins: u64,
     pub black_wins: u64,
@@ -70,7 +74,7 @@ impl Tally {
             pairs,
             terminations: HashMap::new(),
             faults: vec![HashMap::new(); n],
-            overhead: Vec::new(),
+            overhead: BTreeMap::new(),
             games: Vec::new(),
             red_wins: 0,
             black_wins: 0,
@@ -89,33 +93,12 @@ impl Tally {
 
     /// Counts a finished game; returns the index of its pair's stats.
     pub fn add(&mut self, rec: &GameRecord) -> usize {
-        let [red, black] = rec.setup.engines;
-        let pi = self.pair_index(red, black);
-        let p = &mut self.pairs[pi];
-        let pts = rec.points_for(p.first).expect("the first engine played");
-        match pts {
-            x if x > 0.75 => p.wdl.wins += 1,
-            x if x < 0.25 => p.wdl.losses += 1,
-            _ => p.wdl.draws += 1,
-        }
-        match p.open_pairs.remove(&rec.setup.pair) {
-            Some(other) => p.penta.add(other, pts),
-            None => {
-                p.open_pairs.insert(rec.setup.pair, pts);
-            }
-        }
-        *self.terminations.entry(rec.termination).or_default() += 1;
-        if let Some(e) = rec.faulty_engine() {
-            *self.faults[e].entry(rec.termination).or_default() += 1;
-        }
-        match rec.red_points() {
-            x if x > 0.75 => self.red_wins += 1,
-            x if x < 0.25 => self.black_wins += 1,
-            _ => self.draws += 1,
-        }
-        self.overhead.extend_from_slice(&rec.overhead);
         let o = &rec.setup.opening;
-        self.games.push(GameLine {
+        let [red, black] = rec.setup.engines;
+        for d in &rec.overhead {
+            *self.overhead.entry(d.as_micros() as u64).or_default() += 1;
+        }
+        self.add_line(GameLine {
             id: rec.setup.id,
             round: rec.setup.round,
             pair: rec.setup.pair,
@@ -123,10 +106,49 @@ impl Tally {
             black,
             result: result_text(rec.result),
             termination: rec.termination,
+            fault: rec.faulty_engine(),
             reason: rec.reason.clone(),
             plies: o.moves.len() + rec.moves.len(),
             opening: o.source.clone(),
-        });
+        })
+    }
+
+    /// Counts a finished game from its summary (a live game, or one read back from a
+    /// shard's JSON); returns the index of its pair's stats.
+    pub fn add_line(&mut self, g: GameLine) -> usize {
+        let pi = self.pair_index(g.red, g.black);
+        let p = &mut self.pairs[pi];
+        let red_pts = match g.result {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        };
+        let pts = if g.red == p.first {
+            red_pts
+        } else {
+            1.0 - red_pts
+        };
+        match pts {
+            x if x > 0.75 => p.wdl.wins += 1,
+            x if x < 0.25 => p.wdl.losses += 1,
+            _ => p.wdl.draws += 1,
+        }
+        match p.open_pairs.remove(&g.pair) {
+            Some(other) => p.penta.add(other, pts),
+            None => {
+                p.open_pairs.insert(g.pair, pts);
+            }
+        }
+        *self.terminations.entry(g.termination).or_default() += 1;
+        if let Some(e) = g.fault {
+            *self.faults[e].entry(g.termination).or_default() += 1;
+        }
+        match red_pts {
+            x if x > 0.75 => self.red_wins += 1,
+            x if x < 0.25 => self.black_wins += 1,
+            _ => self.draws += 1,
+        }
+        self.games.push(g);
         pi
     }
 
@@ -134,15 +156,30 @@ impl Tally {
         self.games.len()
     }
 
+    /// Moves whose runner overhead was measured.
+    pub fn overhead_moves(&self) -> u64 {
+        self.overhead.values().sum()
+    }
+
     /// (median, 99th percentile, max) of the runner overhead per move.
     pub fn overhead_summary(&self) -> Option<(Duration, Duration, Duration)> {
-        if self.overhead.is_empty() {
+        let n = self.overhead_moves();
+        if n == 0 {
             return None;
         }
-        let mut v = self.overhead.clone();
-        v.sort();
-        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
-        Some((at(0.5), at(0.99), *v.last().expect("not empty")))
+        // the value at position k of the sorted list
+        let nth = |k: u64| {
+            let mut seen = 0;
+            for (&us, &count) in &self.overhead {
+                seen += count;
+                if seen > k {
+                    return Duration::from_micros(us);
+                }
+            }
+            Duration::from_micros(*self.overhead.keys().last().expect("not empty"))
+        };
+        let at = |q: f64| nth(((n - 1) as f64 * q).round() as u64);
+        Some((at(0.5), at(0.99), nth(n - 1)))
     }
 }
 
@@ -243,6 +280,42 @@ pub struct ReportInfo<'a> {
     pub sprt: Option<Sprt>,
     pub seed: Option<u64>,
     pub openings: String,
+    /// A fingerprint of the openings in the order played ([`openings_hash`]).
+    pub openings_hash: String,
+    /// [`MatchConfig::settings_text`](super::args::MatchConfig::settings_text).
+    pub settings: String,
+    pub shards: ShardSet,
+}
+
+/// Which shards of a run a result holds: `count` 1 and `indices` [0] for a whole run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardSet {
+    pub count: usize,
+    pub indices: Vec<usize>,
+    /// Games in the whole run's schedule.
+    pub run_games: usize,
+}
+
+/// FNV-1a over the openings' starting FEN and moves, in the order played: shards of one
+/// run must agree on it (the same file, order and seed).
+pub fn openings_hash(openings: &[std::sync::Arc<super::openings::Opening>]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for o in openings {
+        let text = format!(
+            "{}|{}\n",
+            o.fen.as_deref().unwrap_or("startpos"),
+            o.moves
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        for b in text.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
 }
 
 /// The final text report.
@@ -268,6 +341,39 @@ pub fn text_report(t: &Tally, info: &ReportInfo) -> String {
         info.openings,
         info.seed.map(|x| format!(", seed {x}")).unwrap_or_default()
     );
+    let sh = &info.shards;
+    if sh.count > 1 {
+        let which = if sh.indices.len() == 1 {
+            format!(
+                "shard {}/{} (game pairs i with i % {} == {})",
+                sh.indices[0], sh.count, sh.count, sh.indices[0]
+            )
+        } else {
+            let missing: Vec<String> = (0..sh.count)
+                .filter(|i| !sh.indices.contains(i))
+                .map(|i| i.to_string())
+                .collect();
+            format!(
+                "shards {} of {} merged{}",
+                sh.indices
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                sh.count,
+                if missing.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (missing: {})", missing.join(", "))
+                }
+            )
+        };
+        let _ = writeln!(
+            s,
+            "  {which}: {} of the run's {} games",
+            info.scheduled, sh.run_games
+        );
+    }
     let _ = writeln!(
         s,
         "  red wins {}, black wins {}, draws {}",
@@ -380,7 +486,7 @@ pub fn text_report(t: &Tally, info: &ReportInfo) -> String {
             us(med),
             us(p99),
             us(max),
-            t.overhead.len()
+            t.overhead_moves()
         );
     }
     if let (Some(sprt), Some(p)) = (&info.sprt, t.pairs.first()) {
@@ -406,6 +512,12 @@ fn model_name(m: SprtModel) -> &'static str {
         SprtModel::Trinomial => "trinomial",
     }
 }
+
+/// What the JSON report says it is (`"format"`), and its layout's version: 2 added the
+/// fields a merge of shards needs (`openings_hash`, `settings`, `shards`,
+/// `overhead_hist_us`, each game's `fault`).
+pub const JSON_FORMAT: &str = "chariot-match";
+pub const JSON_VERSION: u32 = 2;
 
 /// A JSON string literal.
 pub fn json_str(s: &str) -> String {
@@ -464,6 +576,11 @@ fn json_counts(m: &HashMap<Termination, u64>) -> String {
 /// The whole match as one JSON object.
 pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
     let mut s = String::from("{\n");
+    let _ = writeln!(
+        s,
+        "  \"format\": {}, \"version\": {JSON_VERSION},",
+        json_str(JSON_FORMAT)
+    );
     let engines: Vec<String> = info
         .engines
         .iter()
@@ -483,6 +600,20 @@ pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
         s,
         "  \"seed\": {},",
         info.seed.map_or("null".into(), |x| x.to_string())
+    );
+    let _ = writeln!(s, "  \"openings_hash\": {},", json_str(&info.openings_hash));
+    let _ = writeln!(s, "  \"settings\": {},", json_str(&info.settings));
+    let _ = writeln!(
+        s,
+        "  \"shards\": {{\"count\": {}, \"indices\": [{}], \"run_games\": {}}},",
+        info.shards.count,
+        info.shards
+            .indices
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        info.shards.run_games
     );
     let _ = writeln!(s, "  \"games_scheduled\": {},", info.scheduled);
     let _ = writeln!(s, "  \"games_played\": {},", t.games_played());
@@ -534,11 +665,17 @@ pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
                 m.as_micros(),
                 p.as_micros(),
                 x.as_micros(),
-                t.overhead.len()
+                t.overhead_moves()
             );
         }
         None => s.push_str("  \"overhead_us\": null,\n"),
     }
+    let hist: Vec<String> = t
+        .overhead
+        .iter()
+        .map(|(us, n)| format!("[{us}, {n}]"))
+        .collect();
+    let _ = writeln!(s, "  \"overhead_hist_us\": [{}],", hist.join(", "));
     match (&info.sprt, t.pairs.first()) {
         (Some(sprt), Some(p)) => {
             let (llr, state) = sprt_status(sprt, p);
@@ -569,7 +706,7 @@ pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
         .iter()
         .map(|g| {
             format!(
-                "    {{\"id\": {}, \"round\": {}, \"pair\": {}, \"red\": {}, \"black\": {}, \"result\": {}, \"termination\": {}, \"reason\": {}, \"plies\": {}, \"opening\": {}}}",
+                "    {{\"id\": {}, \"round\": {}, \"pair\": {}, \"red\": {}, \"black\": {}, \"result\": {}, \"termination\": {}, \"fault\": {}, \"reason\": {}, \"plies\": {}, \"opening\": {}}}",
                 g.id,
                 g.round,
                 g.pair,
@@ -577,6 +714,7 @@ pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
                 json_str(&t.names[g.black]),
                 json_str(g.result),
                 json_str(g.termination.key()),
+                g.fault.map_or("null".into(), |e| json_str(&t.names[e])),
                 json_str(&g.reason),
                 g.plies,
                 json_str(&g.opening)
@@ -591,6 +729,28 @@ pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overhead_histogram_gives_the_sorted_list_percentiles() {
+        // what the report printed when every duration was kept: sort, pick, whole µs
+        let ds: Vec<Duration> = (0..1000u64)
+            .map(|i| Duration::from_nanos((i * 7919 % 1000) * 37 + i % 3 * 400))
+            .collect();
+        let mut v = ds.clone();
+        v.sort();
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize].as_micros();
+        let mut t = Tally::new(vec!["a".into(), "b".into()]);
+        for d in &ds {
+            *t.overhead.entry(d.as_micros() as u64).or_default() += 1;
+        }
+        let (m, p, x) = t.overhead_summary().unwrap();
+        assert_eq!(
+            (m.as_micros(), p.as_micros(), x.as_micros()),
+            (at(0.5), at(0.99), v[999].as_micros())
+        );
+        assert_eq!(t.overhead_moves(), 1000);
+        assert!(Tally::new(vec![]).overhead_summary().is_none());
+    }
 
     #[test]
     fn json_strings_are_escaped() {

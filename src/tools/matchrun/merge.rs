@@ -1,0 +1,467 @@
+//! `chariot match merge`: the JSON results of shards of one run (`--shard K/N`) read back,
+//! checked to belong together (same engines, time controls, openings, seed, settings and
+//! shard count; no shard twice) and to add up, then counted again game by game into the
+//! report, JSON and PGN the whole run would have written.
+
+use super::args::MergeArgs;
+use super::game::Termination;
+use super::json::{self, Value};
+use super::report::{self, GameLine, ReportInfo, ShardSet, Tally};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One shard's result file, read and checked on its own.
+struct ShardFile {
+    path: String,
+    engines: Vec<(String, String, String)>,
+    rules: String,
+    openings: String,
+    openings_hash: String,
+    settings: String,
+    seed: Option<u64>,
+    shards: ShardSet,
+    scheduled: usize,
+    games: Vec<GameLine>,
+    overhead: BTreeMap<u64, u64>,
+}
+
+fn member<'a>(v: &'a Value, key: &str, path: &str) -> Result<&'a Value, String> {
+    v.get(key)
+        .ok_or_else(|| format!("{path}: no \"{key}\" (not a `chariot match --json` result?)"))
+}
+
+fn text_of(v: &Value, key: &str, path: &str) -> Result<String, String> {
+    member(v, key, path)?
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("{path}: \"{key}\" is not a string"))
+}
+
+fn count_of(v: &Value, key: &str, path: &str) -> Result<u64, String> {
+    member(v, key, path)?
+        .as_u64()
+        .ok_or_else(|| format!("{path}: \"{key}\" is not a whole number"))
+}
+
+fn array_of<'a>(v: &'a Value, key: &str, path: &str) -> Result<&'a [Value], String> {
+    member(v, key, path)?
+        .as_array()
+        .ok_or_else(|| format!("{path}: \"{key}\" is not a list"))
+}
+
+fn usize_of(v: &Value, key: &str, path: &str) -> Result<usize, String> {
+    usize::try_from(count_of(v, key, path)?).map_err(|_| format!("{path}: \"{key}\" is too large"))
+}
+
+fn read_shard(file: &Path) -> Result<ShardFile, String> {
+    let path = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let doc = json::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let format = doc.get("format").and_then(Value::as_str);
+    let version = doc.get("version").and_then(Value::as_u64);
+    if format != Some(report::JSON_FORMAT) || version != Some(u64::from(report::JSON_VERSION)) {
+        return Err(format!(
+            "{path}: not a `chariot match --json` result of format version {} (play it again with this build)",
+            report::JSON_VERSION
+        ));
+    }
+    if let Some(why) = member(&doc, "stopped", &path)?.as_str() {
+        return Err(format!(
+            "{path}: that run was stopped early ({why}); only runs played to the end can be merged"
+        ));
+    }
+    let mut engines = Vec::new();
+    for e in array_of(&doc, "engines", &path)? {
+        engines.push((
+            text_of(e, "name", &path)?,
+            text_of(e, "command", &path)?,
+            text_of(e, "tc", &path)?,
+        ));
+    }
+    if engines.len() < 2 {
+        return Err(format!("{path}: fewer than two engines"));
+    }
+    let seed = match member(&doc, "seed", &path)? {
+        Value::Null => None,
+        v => Some(
+            v.as_u64()
+                .ok_or_else(|| format!("{path}: \"seed\" is not a whole number"))?,
+        ),
+    };
+    let sh = member(&doc, "shards", &path)?;
+    let mut indices = Vec::new();
+    for i in array_of(sh, "indices", &path)? {
+        indices.push(
+            i.as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .ok_or_else(|| format!("{path}: a shard index is not a whole number"))?,
+        );
+    }
+    let shards = ShardSet {
+        count: usize_of(sh, "count", &path)?,
+        indices,
+        run_games: usize_of(sh, "run_games", &path)?,
+    };
+    let mut sorted = shards.indices.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if shards.count == 0
+        || sorted.len() != shards.indices.len()
+        || sorted.iter().any(|&i| i >= shards.count)
+    {
+        return Err(format!(
+            "{path}: its shard indices do not fit its shard count"
+        ));
+    }
+    let name_index = |name: &str| -> Result<usize, String> {
+        engines
+            .iter()
+            .position(|e| e.0 == name)
+            .ok_or_else(|| format!("{path}: a game names engine '{name}', which is not listed"))
+    };
+    let mut games = Vec::new();
+    for g in array_of(&doc, "games", &path)? {
+        let id = usize_of(g, "id", &path)?;
+        let pair = usize_of(g, "pair", &path)?;
+        let result = match text_of(g, "result", &path)?.as_str() {
+            "1-0" => "1-0",
+            "0-1" => "0-1",
+            "1/2-1/2" => "1/2-1/2",
+            r => return Err(format!("{path}: game {id} has result '{r}'")),
+        };
+        let term = text_of(g, "termination", &path)?;
+        let termination = Termination::from_key(&term)
+            .ok_or_else(|| format!("{path}: game {id} has an unknown termination '{term}'"))?;
+        let fault = match member(g, "fault", &path)? {
+            Value::Null => None,
+            v => Some(name_index(v.as_str().ok_or_else(|| {
+                format!("{path}: game {id}: \"fault\" is not a name")
+            })?)?),
+        };
+        let (red, black) = (
+            name_index(&text_of(g, "red", &path)?)?,
+            name_index(&text_of(g, "black", &path)?)?,
+        );
+        if id == 0 || id > shards.run_games || pair == 0 || red == black {
+            return Err(format!("{path}: game {id} does not fit the run's schedule"));
+        }
+        if !shards.indices.contains(&((pair - 1) % shards.count)) {
+            return Err(format!(
+                "{path}: game {id} (pair {pair}) does not belong to its shards"
+            ));
+        }
+        games.push(GameLine {
+            id,
+            round: usize_of(g, "round", &path)?,
+            pair,
+            red,
+            black,
+            result,
+            termination,
+            fault,
+            reason: text_of(g, "reason", &path)?,
+            plies: usize_of(g, "plies", &path)?,
+            opening: text_of(g, "opening", &path)?,
+        });
+    }
+    let mut overhead = BTreeMap::new();
+    for item in array_of(&doc, "overhead_hist_us", &path)? {
+        match item
+            .as_array()
+            .map(|a| a.iter().map(Value::as_u64).collect::<Vec<_>>())
+        {
+            Some(v) if v.len() == 2 && v.iter().all(Option::is_some) => {
+                *overhead.entry(v[0].unwrap_or(0)).or_insert(0) += v[1].unwrap_or(0);
+            }
+            _ => {
+                return Err(format!(
+                    "{path}: \"overhead_hist_us\" is not [[us, moves], ...]"
+                ));
+            }
+        }
+    }
+    let file = ShardFile {
+        engines,
+        rules: text_of(&doc, "rules", &path)?,
+        openings: text_of(&doc, "openings", &path)?,
+        openings_hash: text_of(&doc, "openings_hash", &path)?,
+        settings: text_of(&doc, "settings", &path)?,
+        seed,
+        shards,
+        scheduled: usize_of(&doc, "games_scheduled", &path)?,
+        games,
+        overhead,
+        path,
+    };
+    check_totals(&file, &doc)?;
+    Ok(file)
+}
+
+/// The file's games counted again must give the totals it states (a cut or edited file
+/// would not).
+fn check_totals(f: &ShardFile, doc: &Value) -> Result<(), String> {
+    let path = &f.path;
+    let names: Vec<String> = f.engines.iter().map(|e| e.0.clone()).collect();
+    let mut t = Tally::new(names);
+    let mut ids = std::collections::HashSet::new();
+    for g in &f.games {
+        if !ids.insert(g.id) {
+            return Err(format!("{path}: game {} is listed twice", g.id));
+        }
+        t.add_line(g.clone());
+    }
+    let played = usize_of(doc, "games_played", path)?;
+    let stated = array_of(doc, "pairs", path)?;
+    let mut ok = played == f.games.len() && played <= f.scheduled && stated.len() == t.pairs.len();
+    for (p, s) in t.pairs.iter().zip(stated) {
+        let penta: Vec<u64> = s
+            .get("pentanomial")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        ok &= s.get("first").and_then(Value::as_str) == Some(t.names[p.first].as_str())
+            && s.get("second").and_then(Value::as_str) == Some(t.names[p.second].as_str())
+            && s.get("wins").and_then(Value::as_u64) == Some(p.wdl.wins)
+            && s.get("draws").and_then(Value::as_u64) == Some(p.wdl.draws)
+            && s.get("losses").and_then(Value::as_u64) == Some(p.wdl.losses)
+            && penta == p.penta.0;
+    }
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{path}: its games do not add up to its totals (W-D-L, pentanomial or games played): the file was changed or cut short"
+        ))
+    }
+}
+
+/// Refuses files that are not shards of one run, or that hold a shard twice.
+fn check_same_run(files: &[ShardFile]) -> Result<(), String> {
+    let a = &files[0];
+    for b in &files[1..] {
+        let differ = |what: &str, x: String, y: String| -> Result<(), String> {
+            if x == y {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} and {} are from different runs: {what} differ ({x} vs {y})",
+                    a.path, b.path
+                ))
+            }
+        };
+        let engines = |f: &ShardFile| {
+            f.engines
+                .iter()
+                .map(|(n, c, _)| format!("{n}: {c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let tcs = |f: &ShardFile| {
+            f.engines
+                .iter()
+                .map(|(_, _, tc)| tc.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        differ("the engines", engines(a), engines(b))?;
+        differ("the time controls", tcs(a), tcs(b))?;
+        differ("the rules", a.rules.clone(), b.rules.clone())?;
+        let seed = |f: &ShardFile| f.seed.map_or("none".into(), |s| s.to_string());
+        differ("the seeds", seed(a), seed(b))?;
+        differ(
+            "the shard counts N",
+            a.shards.count.to_string(),
+            b.shards.count.to_string(),
+        )?;
+        differ(
+            "the games in the run",
+            a.shards.run_games.to_string(),
+            b.shards.run_games.to_string(),
+        )?;
+        differ("the openings", a.openings.clone(), b.openings.clone())?;
+        differ(
+            "the openings' contents or order",
+            a.openings_hash.clone(),
+            b.openings_hash.clone(),
+        )?;
+        differ("the settings", a.settings.clone(), b.settings.clone())?;
+    }
+    let mut owner: HashMap<usize, &str> = HashMap::new();
+    for f in files {
+        for &i in &f.shards.indices {
+            if let Some(other) = owner.insert(i, &f.path) {
+                return Err(format!(
+                    "{other} and {} both hold shard {i}/{}: give each shard once",
+                    f.path, f.shards.count
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The games of a PGN file, each with its text.
+fn split_pgn(text: &str) -> Vec<String> {
+    let is_tag = |l: &str| {
+        let l = l.trim();
+        l.starts_with('[') && l.ends_with(']') && l.contains(" \"")
+    };
+    let mut games = Vec::new();
+    let mut cur = String::new();
+    let mut in_tags = false;
+    for line in text.lines() {
+        let tag = is_tag(line);
+        if tag && !in_tags && !cur.trim().is_empty() {
+            games.push(std::mem::take(&mut cur));
+        }
+        if !line.trim().is_empty() {
+            in_tags = tag;
+        }
+        cur.push_str(line);
+        cur.push('\n');
+    }
+    if !cur.trim().is_empty() {
+        games.push(cur);
+    }
+    games
+}
+
+fn pgn_tag<'a>(game: &'a str, name: &str) -> Option<&'a str> {
+    let pat = format!("[{name} \"");
+    game.lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix(pat.as_str()))
+        .and_then(|rest| rest.strip_suffix("\"]"))
+}
+
+/// The shards' PGN games, checked against the merged results and ordered by game number.
+fn merge_pgn(inputs: &[std::path::PathBuf], t: &Tally) -> Result<String, String> {
+    let by_id: HashMap<usize, &GameLine> = t.games.iter().map(|g| (g.id, g)).collect();
+    let mut games: BTreeMap<usize, (String, String)> = BTreeMap::new();
+    for p in inputs {
+        let path = p.display().to_string();
+        let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {path}: {e}"))?;
+        for (n, game) in split_pgn(&text).into_iter().enumerate() {
+            let id = pgn_tag(&game, "Round")
+                .and_then(|r| r.split_once('.'))
+                .and_then(|(_, id)| id.parse::<usize>().ok())
+                .ok_or_else(|| {
+                    format!(
+                        "{path}: game {} has no Round tag \"<round>.<game number>\"",
+                        n + 1
+                    )
+                })?;
+            let Some(g) = by_id.get(&id) else {
+                return Err(format!(
+                    "{path}: game {id} is not in the merged JSON results (a PGN of another run or shard?)"
+                ));
+            };
+            let agrees = pgn_tag(&game, "Red") == Some(t.names[g.red].as_str())
+                && pgn_tag(&game, "Black") == Some(t.names[g.black].as_str())
+                && pgn_tag(&game, "Result") == Some(g.result);
+            if !agrees {
+                return Err(format!(
+                    "{path}: game {id} differs from the JSON results in Red, Black or Result (a PGN of another run?)"
+                ));
+            }
+            if let Some((other, _)) = games.insert(id, (path.clone(), game)) {
+                return Err(format!(
+                    "game {id} is in {other} and in {path}: give each shard's PGN once"
+                ));
+            }
+        }
+    }
+    if let Some(g) = t.games.iter().find(|g| !games.contains_key(&g.id)) {
+        return Err(format!(
+            "game {} of the JSON results is in none of the PGN files ({} of {} games found)",
+            g.id,
+            games.len(),
+            t.games.len()
+        ));
+    }
+    let mut out = String::new();
+    for (_, game) in games.values() {
+        let _ = write!(out, "{}\n\n", game.trim_end());
+    }
+    Ok(out)
+}
+
+/// Merges the shards' results: the report to stdout, `--json` and `--pgn` written.
+pub fn run(args: MergeArgs) -> Result<(), String> {
+    let files = args
+        .files
+        .iter()
+        .map(|f| read_shard(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_same_run(&files)?;
+    let first = &files[0];
+    let names: Vec<String> = first.engines.iter().map(|e| e.0.clone()).collect();
+    let mut tally = Tally::new(names);
+    let mut games: Vec<&GameLine> = files.iter().flat_map(|f| &f.games).collect();
+    games.sort_by_key(|g| g.id);
+    if let Some(w) = games.windows(2).find(|w| w[0].id == w[1].id) {
+        return Err(format!("game {} is in more than one file", w[0].id));
+    }
+    for g in games {
+        tally.add_line(g.clone());
+    }
+    for f in &files {
+        for (&us, &n) in &f.overhead {
+            *tally.overhead.entry(us).or_insert(0) += n;
+        }
+    }
+    let mut indices: Vec<usize> = files
+        .iter()
+        .flat_map(|f| f.shards.indices.iter().copied())
+        .collect();
+    indices.sort_unstable();
+    let info = ReportInfo {
+        engines: first.engines.clone(),
+        rules: &first.rules,
+        scheduled: files.iter().map(|f| f.scheduled).sum(),
+        stopped: None,
+        sprt: None,
+        seed: first.seed,
+        openings: first.openings.clone(),
+        openings_hash: first.openings_hash.clone(),
+        settings: first.settings.clone(),
+        shards: ShardSet {
+            count: first.shards.count,
+            indices,
+            run_games: first.shards.run_games,
+        },
+    };
+    let pgn = match &args.pgn {
+        Some(_) => Some(merge_pgn(&args.pgn_in, &tally)?),
+        None => None,
+    };
+    if let Some(p) = &args.json {
+        std::fs::write(p, report::json_report(&tally, &info))
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    if let (Some(p), Some(text)) = (&args.pgn, pgn) {
+        std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(report::text_report(&tally, &info).as_bytes());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_games_split_at_their_tags() {
+        let text = "[Game \"Chinese Chess\"]\n[Round \"1.2\"]\n\n1. H2-E2 {a [b] c}\n[not a tag]\n1-0\n\n\
+                    [Game \"Chinese Chess\"]\n[Round \"1.1\"]\n\n1. H2-E2 0-1\n";
+        let games = split_pgn(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(pgn_tag(&games[0], "Round"), Some("1.2"));
+        assert!(games[0].contains("[not a tag]"));
+        assert_eq!(pgn_tag(&games[1], "Round"), Some("1.1"));
+        assert_eq!(pgn_tag(&games[1], "Red"), None);
+        assert!(split_pgn("\n\n").is_empty());
+    }
+}
