@@ -43,6 +43,8 @@ struct Settings {
     debug: bool,
     /// The search's tunable numbers are options (started for tuning).
     tunables: bool,
+    /// A `ucci` or `uci` line has fixed the dialect: a later one is answered within it.
+    dialect_fixed: bool,
 }
 
 struct Session {
@@ -116,6 +118,7 @@ pub fn run_with(tunables: bool) {
             resign: true,
             debug: false,
             tunables,
+            dialect_fixed: false,
         },
     };
     while let Ok(line) = rx.recv() {
@@ -147,6 +150,39 @@ impl Session {
         }
     }
 
+    /// The session dialect's handshake: identity, options, `ucciok` / `uciok`.
+    fn handshake(&self) {
+        let version = env!("CARGO_PKG_VERSION");
+        match self.settings.dialect {
+            Dialect::Ucci => {
+                send(&format!("id name Chariot {version}"));
+                send(&format!("id version {version}"));
+                send("id copyright the Chariot developers");
+                send("id author the Chariot developers");
+                send("id user unknown");
+                for l in options::ucci_lines() {
+                    send(&l);
+                }
+            }
+            Dialect::Uci => {
+                send(&format!("id name Chariot {version}"));
+                send("id author the Chariot developers");
+                for l in options::uci_lines() {
+                    send(&l);
+                }
+            }
+        }
+        if self.settings.tunables {
+            for l in options::tunable_lines(self.settings.dialect == Dialect::Uci) {
+                send(&l);
+            }
+        }
+        send(match self.settings.dialect {
+            Dialect::Ucci => "ucciok",
+            Dialect::Uci => "uciok",
+        });
+    }
+
     fn info(&self, text: &str) {
         send(&format!("info string {text}"));
     }
@@ -169,36 +205,19 @@ impl Session {
             }
         };
         match cmd {
-            Command::Ucci => {
-                self.settings.dialect = Dialect::Ucci;
-                send(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
-                send(&format!("id version {}", env!("CARGO_PKG_VERSION")));
-                send("id copyright the Chariot developers");
-                send("id author the Chariot developers");
-                send("id user unknown");
-                for l in options::ucci_lines() {
-                    send(&l);
+            Command::Ucci | Command::Uci => {
+                // the first handshake fixes the dialect; a later `uci` or `ucci` gets the
+                // session's own handshake again (a GUI checking the engine is alive), so
+                // formats never change mid-session
+                if !self.settings.dialect_fixed {
+                    self.settings.dialect = if matches!(cmd, Command::Ucci) {
+                        Dialect::Ucci
+                    } else {
+                        Dialect::Uci
+                    };
+                    self.settings.dialect_fixed = true;
                 }
-                if self.settings.tunables {
-                    for l in options::tunable_lines(false) {
-                        send(&l);
-                    }
-                }
-                send("ucciok");
-            }
-            Command::Uci => {
-                self.settings.dialect = Dialect::Uci;
-                send(&format!("id name Chariot {}", env!("CARGO_PKG_VERSION")));
-                send("id author the Chariot developers");
-                for l in options::uci_lines() {
-                    send(&l);
-                }
-                if self.settings.tunables {
-                    for l in options::tunable_lines(true) {
-                        send(&l);
-                    }
-                }
-                send("uciok");
+                self.handshake();
             }
             Command::IsReady => send("readyok"),
             Command::SetOption { name, value } => {
