@@ -704,8 +704,9 @@ fn theta_text(params: &[&'static Tunable], theta: &[f64]) -> String {
 /// The final values as `setoption` lines, `chariot match` engine keys and table lines.
 fn final_text(cfg: &Config, st: &State) -> String {
     let mut s = format!(
-        "spsa done: {} iterations of {} games, theta+ scored +{} ={} -{}\n",
+        "spsa done: {} of {} iterations ({} games each), theta+ scored +{} ={} -{}\n",
         st.done,
+        cfg.gains.iterations,
         2 * cfg.pairs,
         st.wdl[0],
         st.wdl[1],
