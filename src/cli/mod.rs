@@ -66,7 +66,7 @@ pub enum Command {
         #[command(subcommand)]
         action: book::BookCommand,
     },
-    /// Texel tuning of the evaluation: make training positions, fit the weights.
+    /// Texel tuning of the evaluation (gen, label, fit); SPSA of the search numbers (spsa).
     Tune {
         #[command(subcommand)]
         action: tune::TuneAction,

@@ -1,4 +1,5 @@
-//! `chariot tune`: Texel tuning of the hand-crafted evaluation (positions, labels, fit).
+//! `chariot tune`: Texel tuning of the hand-crafted evaluation (positions, labels, fit), and
+//! SPSA of the search's tunable numbers (`tune spsa`, in `chariot::tools::spsa`).
 
 use chariot::tools::selfplay::parse_range;
 use chariot::tools::tune;
@@ -89,10 +90,14 @@ pub enum TuneAction {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Tune the search's tunable numbers by SPSA: game pairs between theta+ and theta- at
+    /// every iteration; the state file resumes a run; the end prints the new values.
+    Spsa(chariot::tools::spsa::SpsaArgs),
 }
 
 pub fn run(action: TuneAction) -> Result<(), String> {
     match action {
+        TuneAction::Spsa(args) => chariot::tools::spsa::run(args),
         TuneAction::Gen {
             out,
             games,

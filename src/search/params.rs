@@ -41,6 +41,8 @@ pub const TICKS_PER_VERDICT: u32 = 128;
 /// (the `c` of the last iteration, in the parameter's units).
 pub struct Tunable {
     pub name: &'static str,
+    /// The field of [`Tunables`] (for printing new table lines).
+    pub field: &'static str,
     pub default: i32,
     pub min: i32,
     pub max: i32,
@@ -67,6 +69,7 @@ macro_rules! tunables {
         pub const TUNABLES: &[Tunable] = &[ $(
             Tunable {
                 name: $name,
+                field: stringify!($field),
                 default: $default,
                 min: $min,
                 max: $max,

@@ -1,4 +1,5 @@
-//! Command-line features built on the library: perft, bench, judge, match, tune.
+//! Command-line features built on the library: perft, bench, judge, match, tune,
+//! spsa.
 
 pub mod bench;
 pub mod judge;
@@ -6,4 +7,5 @@ pub mod matchrun;
 pub mod nnue;
 pub mod perft;
 pub mod selfplay;
+pub mod spsa;
 pub mod tune;

@@ -245,7 +245,8 @@ fn default_name(program: &str, args: &[String]) -> String {
     prog
 }
 
-fn engine_spec(
+/// One `--engine` from its words (after `each`'s), numbered `index` in messages.
+pub fn engine_spec(
     words: &[String],
     each: &[String],
     index: usize,

@@ -153,6 +153,8 @@ pub struct EngineProcess {
     rx: Receiver<Event>,
     log: Option<Arc<Log>>,
     dead: bool,
+    /// The `option` lines the engine sent at start-up.
+    pub option_lines: Vec<String>,
 }
 
 /// Splits a command line into words, honouring single and double quotes and backslashes.
@@ -264,6 +266,7 @@ impl EngineProcess {
             rx,
             log,
             dead: false,
+            option_lines: Vec::new(),
         };
         e.handshake(spec, timeout).map_err(StartError::Handshake)?;
         Ok(e)
@@ -358,13 +361,14 @@ impl EngineProcess {
         }
         let proto = found.expect("set above");
         self.proto = proto;
+        self.option_lines = options;
         if spec.proto == ProtoChoice::Auto {
             spec.detected
                 .store(if proto == Proto::Ucci { 1 } else { 2 }, Ordering::Relaxed);
         }
         if proto == Proto::Ucci {
             // times go in milliseconds when the engine offers it, else in seconds
-            self.millis = options.iter().any(|o| {
+            self.millis = self.option_lines.iter().any(|o| {
                 o.split_whitespace()
                     .nth(1)
                     .is_some_and(|n| n.eq_ignore_ascii_case("usemillisec"))

@@ -25,7 +25,7 @@ pub mod stats;
 pub mod tc;
 
 use args::{MatchArgs, MatchConfig, OpeningSource};
-use engine::{EngineProcess, Log};
+use engine::{EngineProcess, EngineSpec, Log};
 use game::{Fatal, GameConfig, GameRecord, GameSetup};
 use openings::Opening;
 use report::{ReportInfo, ShardSet, Tally};
@@ -73,6 +73,91 @@ pub fn schedule(
 enum Msg {
     Done(Box<GameRecord>),
     Fatal(String),
+}
+
+/// Plays `jobs` on `concurrency` worker threads, each with its own engine processes (one
+/// per spec, started when first needed, restarted after a crash, quit at the end), and hands
+/// every finished game to `on_game` on the calling thread in the order the games end.
+/// `on_game` returns Ok(true) to go on, Ok(false) to hand out no more games (games under
+/// way still end and are reported), or Err to stop at once: later games are dropped and the
+/// error is returned. A worker's fatal error (an engine that cannot be run) is returned the
+/// same way.
+pub fn play_games(
+    jobs: Vec<GameSetup>,
+    specs: &[EngineSpec],
+    game_cfg: &GameConfig,
+    concurrency: usize,
+    mut on_game: impl FnMut(GameRecord) -> Result<bool, String>,
+) -> Result<(), String> {
+    let total = jobs.len();
+    let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<_>>());
+    let abort = AtomicBool::new(false);
+    let (tx, rx) = channel::<Msg>();
+    let mut fatal: Option<String> = None;
+    std::thread::scope(|scope| {
+        for w in 0..concurrency.min(total.max(1)) {
+            let tx = tx.clone();
+            let (queue, abort, specs, game_cfg) = (&queue, &abort, specs, game_cfg);
+            std::thread::Builder::new()
+                .name(format!("match worker {w}"))
+                .spawn_scoped(scope, move || {
+                    let mut slots: Vec<Option<EngineProcess>> =
+                        (0..specs.len()).map(|_| None).collect();
+                    loop {
+                        if abort.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let job = match queue.lock() {
+                            Ok(mut q) => q.pop_front(),
+                            Err(_) => None,
+                        };
+                        let Some(job) = job else { break };
+                        match game::play(&job, specs, &mut slots, game_cfg, abort) {
+                            Ok(Some(rec)) => {
+                                if tx.send(Msg::Done(Box::new(rec))).is_err() {
+                                    break;
+                                }
+                            }
+                            Ok(None) => break,
+                            Err(Fatal(msg)) => {
+                                let _ = tx.send(Msg::Fatal(msg));
+                                break;
+                            }
+                        }
+                    }
+                    for e in slots.into_iter().flatten() {
+                        e.quit();
+                    }
+                })
+                .expect("a worker thread starts");
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Msg::Fatal(m) => {
+                    fatal.get_or_insert(m);
+                    abort.store(true, Ordering::Relaxed);
+                }
+                Msg::Done(rec) => {
+                    if abort.load(Ordering::Relaxed) && fatal.is_some() {
+                        continue;
+                    }
+                    match on_game(*rec) {
+                        Ok(true) => {}
+                        Ok(false) => abort.store(true, Ordering::Relaxed),
+                        Err(m) => {
+                            fatal.get_or_insert(m);
+                            abort.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+        }
+    });
+    match fatal {
+        Some(m) => Err(m),
+        None => Ok(()),
+    }
 }
 
 /// Runs the match the command line describes; the report goes to stdout, the progress
@@ -138,114 +223,62 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let mut tally = Tally::new(names.clone());
     let date = pgn::today();
-    let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<_>>());
-    let abort = AtomicBool::new(false);
-    let (tx, rx) = channel::<Msg>();
     let mut stopped: Option<String> = None;
-    let mut fatal: Option<String> = None;
     let rules_text = cfg.rules.to_string();
 
-    std::thread::scope(|scope| {
-        for w in 0..cfg.concurrency.min(total.max(1)) {
-            let tx = tx.clone();
-            let (queue, abort, specs, game_cfg) = (&queue, &abort, &cfg.engines, &game_cfg);
-            std::thread::Builder::new()
-                .name(format!("match worker {w}"))
-                .spawn_scoped(scope, move || {
-                    let mut slots: Vec<Option<EngineProcess>> =
-                        (0..specs.len()).map(|_| None).collect();
-                    loop {
-                        if abort.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let job = match queue.lock() {
-                            Ok(mut q) => q.pop_front(),
-                            Err(_) => None,
-                        };
-                        let Some(job) = job else { break };
-                        match game::play(&job, specs, &mut slots, game_cfg, abort) {
-                            Ok(Some(rec)) => {
-                                if tx.send(Msg::Done(Box::new(rec))).is_err() {
-                                    break;
-                                }
-                            }
-                            Ok(None) => break,
-                            Err(Fatal(msg)) => {
-                                let _ = tx.send(Msg::Fatal(msg));
-                                break;
-                            }
-                        }
-                    }
-                    for e in slots.into_iter().flatten() {
-                        e.quit();
-                    }
-                })
-                .expect("a worker thread starts");
-        }
-        drop(tx);
-        for msg in rx {
-            match msg {
-                Msg::Fatal(m) => {
-                    fatal.get_or_insert(m);
-                    abort.store(true, Ordering::Relaxed);
-                }
-                Msg::Done(rec) => {
-                    if abort.load(Ordering::Relaxed) && fatal.is_some() {
-                        continue;
-                    }
-                    let pi = tally.add(&rec);
-                    if let Some(out) = pgn_out.as_mut() {
-                        let [r, b] = rec.setup.engines;
-                        let ctx = pgn::PgnContext {
-                            event: &cfg.event,
-                            date: &date,
-                            red: &names[r],
-                            black: &names[b],
-                            time_control: if cfg.engines[r].tc == cfg.engines[b].tc {
-                                cfg.engines[r].tc.to_string()
-                            } else {
-                                format!("{} / {}", cfg.engines[r].tc, cfg.engines[b].tc)
-                            },
-                            rules: &rules_text,
-                        };
-                        let text = pgn::game_pgn(&rec, &ctx, cfg.notation);
-                        if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                            fatal.get_or_insert(format!("cannot write the PGN: {e}"));
-                            abort.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    if !cfg.quiet {
-                        // a closed stderr must not stop the match
-                        let line =
-                            report::progress_line(&tally, &rec, pi, total, cfg.sprt.as_ref());
-                        let _ = writeln!(std::io::stderr(), "{line}");
-                    }
-                    if let Some(sprt) = &cfg.sprt
-                        && stopped.is_none()
-                    {
-                        let (llr, state) = report::sprt_status(sprt, &tally.pairs[0]);
-                        if state != SprtState::Continue {
-                            stopped = Some(format!(
-                                "SPRT {} with LLR {llr:.3}",
-                                if state == SprtState::AcceptH1 {
-                                    "accepted H1"
-                                } else {
-                                    "accepted H0"
-                                }
-                            ));
-                            abort.store(true, Ordering::Relaxed);
-                        }
-                    }
-                }
+    let result = play_games(jobs, &cfg.engines, &game_cfg, cfg.concurrency, |rec| {
+        let mut failed = None;
+        let pi = tally.add(&rec);
+        if let Some(out) = pgn_out.as_mut() {
+            let [r, b] = rec.setup.engines;
+            let ctx = pgn::PgnContext {
+                event: &cfg.event,
+                date: &date,
+                red: &names[r],
+                black: &names[b],
+                time_control: if cfg.engines[r].tc == cfg.engines[b].tc {
+                    cfg.engines[r].tc.to_string()
+                } else {
+                    format!("{} / {}", cfg.engines[r].tc, cfg.engines[b].tc)
+                },
+                rules: &rules_text,
+            };
+            let text = pgn::game_pgn(&rec, &ctx, cfg.notation);
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                failed = Some(format!("cannot write the PGN: {e}"));
             }
+        }
+        if !cfg.quiet {
+            // a closed stderr must not stop the match
+            let line = report::progress_line(&tally, &rec, pi, total, cfg.sprt.as_ref());
+            let _ = writeln!(std::io::stderr(), "{line}");
+        }
+        let mut go_on = true;
+        if let Some(sprt) = &cfg.sprt
+            && stopped.is_none()
+        {
+            let (llr, state) = report::sprt_status(sprt, &tally.pairs[0]);
+            if state != SprtState::Continue {
+                stopped = Some(format!(
+                    "SPRT {} with LLR {llr:.3}",
+                    if state == SprtState::AcceptH1 {
+                        "accepted H1"
+                    } else {
+                        "accepted H0"
+                    }
+                ));
+                go_on = false;
+            }
+        }
+        match failed {
+            Some(m) => Err(m),
+            None => Ok(go_on),
         }
     });
     if let Some(log) = &log {
         log.flush();
     }
-    if let Some(m) = fatal {
-        return Err(m);
-    }
+    result?;
     let info = ReportInfo {
         engines: cfg
             .engines
