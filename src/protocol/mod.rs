@@ -1,8 +1,10 @@
-//! The protocol loop: UCCI and Pikafish-style UCI on stdin/stdout. A reader thread feeds
+//! The protocol loop: UCCI, Pikafish-style UCI and CECP (XBoard, in `cecp.rs`) on
+//! stdin/stdout. A reader thread feeds
 //! lines through a channel (end of input acts as `quit`); searches run on their own thread,
 //! so `stop`, `isready`, `ponderhit` and `probe` are answered while thinking. Bad input
 //! never ends the loop: it gets one `info string` line.
 
+mod cecp;
 mod command;
 pub mod options;
 
@@ -20,6 +22,8 @@ use std::time::Duration;
 pub enum Dialect {
     Ucci,
     Uci,
+    /// XBoard/WinBoard protocol version 2, chosen by a first `xboard` line.
+    Cecp,
 }
 
 /// Writes whole lines to stdout, one at a time, flushed.
@@ -43,7 +47,8 @@ struct Settings {
     debug: bool,
     /// The search's tunable numbers are options (started for tuning).
     tunables: bool,
-    /// A `ucci` or `uci` line has fixed the dialect: a later one is answered within it.
+    /// A `ucci`, `uci` or `xboard` line has fixed the dialect: a later one is answered
+    /// within it.
     dialect_fixed: bool,
 }
 
@@ -66,6 +71,8 @@ struct Session {
     table: Option<TableReader>,
     banned: Vec<String>,
     settings: Settings,
+    /// The CECP game and modes (unused in the other dialects).
+    cecp: cecp::State,
 }
 
 /// Runs the loop on stdin until `quit` or end of input.
@@ -120,11 +127,16 @@ pub fn run_with(tunables: bool) {
             tunables,
             dialect_fixed: false,
         },
+        cecp: cecp::State::default(),
     };
     while let Ok(line) = rx.recv() {
         if !s.handle(&line) {
             return;
         }
+    }
+    if s.settings.dialect == Dialect::Cecp {
+        s.cecp_end_of_input();
+        return;
     }
     // end of input: a search with limits of its own may finish (scripts pipe `go depth N`
     // and read the answer); one that would wait for `stop` is stopped
@@ -171,6 +183,8 @@ impl Session {
                     send(&l);
                 }
             }
+            // CECP has no handshake of this kind (`protover 2` gets the features)
+            Dialect::Cecp => return,
         }
         if self.settings.tunables {
             for l in options::tunable_lines(self.settings.dialect == Dialect::Uci) {
@@ -179,11 +193,19 @@ impl Session {
         }
         send(match self.settings.dialect {
             Dialect::Ucci => "ucciok",
-            Dialect::Uci => "uciok",
+            _ => "uciok",
         });
     }
 
     fn info(&self, text: &str) {
+        if self.settings.dialect == Dialect::Cecp {
+            // CECP: errors as `Error (…): …`, other notes as comment lines
+            match text.strip_prefix("error: ") {
+                Some(rest) => send(&format!("Error (option): {rest}")),
+                None => send(&format!("# {text}")),
+            }
+            return;
+        }
         send(&format!("info string {text}"));
     }
 
@@ -196,6 +218,9 @@ impl Session {
 
     /// Handles one line; false to quit.
     fn handle(&mut self, line: &str) -> bool {
+        if self.settings.dialect == Dialect::Cecp {
+            return self.handle_cecp(line);
+        }
         let cmd = match parse(line, self.settings.dialect) {
             Ok(Some(c)) => c,
             Ok(None) => return true,
@@ -218,6 +243,23 @@ impl Session {
                     self.settings.dialect_fixed = true;
                 }
                 self.handshake();
+            }
+            Command::Xboard if !self.settings.dialect_fixed => {
+                // the first handshake line picks CECP for the session; `xboard` has no
+                // reply (`protover 2` comes next)
+                self.settings.dialect = Dialect::Cecp;
+                self.settings.dialect_fixed = true;
+            }
+            Command::Xboard => {
+                // answered within the session's dialect: formats never change mid-session
+                let name = if self.settings.dialect == Dialect::Uci {
+                    "UCI"
+                } else {
+                    "UCCI"
+                };
+                self.info(&format!(
+                    "unknown command 'xboard' (this session speaks {name})"
+                ));
             }
             Command::IsReady => send("readyok"),
             Command::SetOption { name, value } => {
@@ -486,7 +528,7 @@ impl Session {
         for b in &choice.offered {
             match self.settings.dialect {
                 Dialect::Ucci => send(&format!("info depth 0 score {} pv {}", b.weight, b.mv)),
-                Dialect::Uci => send(&format!(
+                _ => send(&format!(
                     "info string book move {} {} weight {} of {total}",
                     b.mv,
                     crate::core::notation::to_chinese(&pos, b.mv),
@@ -641,7 +683,7 @@ fn info_line(info: &Info, st: &Settings) -> String {
     let score = match (Score::of(info.score).mate_moves(), st.dialect) {
         (Some(n), Dialect::Uci) => format!("score mate {n}"),
         (None, Dialect::Uci) => format!("score cp {}", info.score.clamp(-19999, 19999)),
-        (_, Dialect::Ucci) => format!("score {}", ucci_score(info.score)),
+        (_, _) => format!("score {}", ucci_score(info.score)),
     };
     let wdl_text = if st.show_wdl && st.dialect == Dialect::Uci {
         let (w, d, l) = wdl(info.score);
