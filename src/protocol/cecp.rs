@@ -309,6 +309,7 @@ impl Session {
                 Some(t) => self.cecp.opp_time = Some(t),
                 None => error("needs centiseconds"),
             },
+            "ping" if arg.is_none() => error("ping needs a number"),
             "ping" => {
                 let n: String = arg.unwrap_or("").chars().take(40).collect();
                 let mut held = lock(&self.cecp.pongs);
