@@ -1,5 +1,5 @@
 //! Robustness of the protocol loop: feeds the built binary 100,000 random and mutated command
-//! lines (a deterministic PRNG: valid commands of both dialects, the same with bytes flipped,
+//! lines (a deterministic PRNG: valid commands of UCCI and UCI, the same with bytes flipped,
 //! inserted, deleted, numbers made huge or negative, tokens swapped, FENs truncated, invalid
 //! UTF-8, NUL bytes, CR, tabs, long lines) in batches. After each batch it sends `stop`,
 //! `isready` and an unknown command `zzfuzzsync<N>`, and requires the `info string` naming
@@ -12,9 +12,16 @@
 //!
 //! On a failure (other than a hang) the batch is shrunk to the shortest failing prefix (replayed in a fresh
 //! process after the stateful lines that came before it) and written to
-//! `$CARGO_TARGET_TMPDIR/protocol-fuzz-failure-<k>.txt`; the run then goes on with a new
+//! `$CARGO_TARGET_TMPDIR/protocol-fuzz-failure-<dialect>-<k>.txt`; the run then goes on with a new
 //! process, and the test fails at the end listing every distinct failure (at most 5; the
 //! same panic site and message, or another hang, is only counted).
+//!
+//! The CECP dialect (XBoard) is fuzzed the same way in a second test, `protocol_fuzz_cecp`:
+//! every process starts with `xboard`, the lines are CECP commands (and their damaged
+//! copies), and the sync after each batch is `?` (move now), `ping N` and the unknown
+//! command, answered by `pong N` and `Error (unknown command): zzfuzzsync<N>`. It runs 100,000
+//! lines by default; `exit` (leave analyze mode) is allowed there, `memory`/`cores` are capped
+//! like the hash and thread options.
 //!
 //! `CHARIOT_FUZZ_SEED` and `CHARIOT_FUZZ_LINES` change the seed and the number of lines;
 //! `CHARIOT_FUZZ_SKIP=word,word` leaves out every line containing one of the words (case
@@ -354,8 +361,152 @@ fn command(rng: &mut Rng) -> String {
     }
 }
 
+const OPTIONS_CECP: &[&str] = &[
+    "MultiPV",
+    "Move Overhead",
+    "Rules",
+    "Clear Hash",
+    "UCI_ShowWDL",
+    "DrawAcceptScore",
+    "Resign",
+    "OwnBook",
+    "Randomness",
+    "UseNNUE",
+    "Frob Nicate",
+];
+
+/// One well-formed (or nearly) CECP command.
+fn cecp_command(rng: &mut Rng) -> String {
+    match rng.below(34) {
+        0 => "xboard".into(),
+        1 => "protover 2".into(),
+        2 | 3 => "new".into(),
+        4 => format!(
+            "variant {}",
+            rng.pick(&["xiangqi", "xiangqi", "normal", "shogi", ""])
+        ),
+        5 | 6 => format!("setboard {}", fen(rng)),
+        7..=11 => {
+            let m = if rng.chance(60) {
+                rng.pick(OPENING).to_string()
+            } else {
+                random_move(rng)
+            };
+            if rng.chance(80) {
+                format!("usermove {m}")
+            } else {
+                m
+            }
+        }
+        12 => "go".into(),
+        13 | 14 => "force".into(),
+        15 => "playother".into(),
+        16 => format!(
+            "level {} {}{} {}",
+            number(rng, 60),
+            number(rng, 5),
+            if rng.chance(30) { ":30" } else { "" },
+            number(rng, 3)
+        ),
+        17 => format!("st {}", number(rng, 1)),
+        18 => format!("sd {}", number(rng, 4)),
+        19 => format!("{} {}", rng.pick(&["time", "otim"]), number(rng, 500)),
+        20 => format!("ping {}", number(rng, 1000)),
+        21 => "?".into(),
+        22 => rng.pick(&["analyze", "exit", "."]).to_string(),
+        23 => rng.pick(&["undo", "remove"]).to_string(),
+        24 => rng
+            .pick(&[
+                "result 1-0 {Red wins}",
+                "result 1/2-1/2 {agreed}",
+                "result *",
+            ])
+            .to_string(),
+        25 => "draw".into(),
+        26 => rng.pick(&["hard", "easy", "post", "nopost"]).to_string(),
+        27 => format!("{} {}", rng.pick(&["memory", "cores"]), number(rng, 4)),
+        28 | 29 => {
+            let name = rng.pick(OPTIONS_CECP);
+            if rng.chance(20) {
+                format!("option {name}")
+            } else {
+                format!("option {name}={}", rng.pick(VALUES))
+            }
+        }
+        30 => rng
+            .pick(&[
+                "accepted usermove",
+                "rejected san",
+                "random",
+                "computer",
+                "hint",
+            ])
+            .to_string(),
+        31 => rng.pick(&["uci", "ucci", "isready", "stop"]).to_string(),
+        _ => format!("usermove {}", rng.pick(OPENING)),
+    }
+}
+
+/// The dialect a fuzz run speaks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Dialect {
+    /// UCCI and UCI lines mixed (the first `ucci`/`uci` fixes the session's dialect).
+    UcciUci,
+    Cecp,
+}
+
+impl Dialect {
+    fn command(self, rng: &mut Rng) -> String {
+        match self {
+            Dialect::UcciUci => command(rng),
+            Dialect::Cecp => cecp_command(rng),
+        }
+    }
+
+    /// The lines that end a batch: stop thinking, a readiness check, an unknown command.
+    fn sync_lines(self, token: &str, n: usize) -> Vec<Vec<u8>> {
+        match self {
+            Dialect::UcciUci => vec![
+                b"stop".to_vec(),
+                b"isready".to_vec(),
+                token.as_bytes().to_vec(),
+            ],
+            Dialect::Cecp => vec![
+                b"?".to_vec(),
+                format!("ping {n}").into_bytes(),
+                token.as_bytes().to_vec(),
+            ],
+        }
+    }
+
+    /// Is `line` the readiness answer to the batch's `isready` / `ping n`?
+    fn is_ready(self, line: &str, n: usize) -> bool {
+        match self {
+            Dialect::UcciUci => line == "readyok",
+            Dialect::Cecp => line == format!("pong {n}"),
+        }
+    }
+
+    /// Is `line` the answer naming the unknown command `token`?
+    fn names(self, line: &str, token: &str) -> bool {
+        let head = match self {
+            Dialect::UcciUci => "info",
+            Dialect::Cecp => "Error (unknown command): ",
+        };
+        line.starts_with(head) && line.contains(token)
+    }
+
+    /// The lines every process starts with.
+    fn start(self) -> Vec<Vec<u8>> {
+        match self {
+            Dialect::UcciUci => Vec::new(),
+            Dialect::Cecp => vec![b"xboard".to_vec(), b"protover 2".to_vec()],
+        }
+    }
+}
+
 /// Byte-level and token-level damage.
-fn mutate(rng: &mut Rng, line: String) -> Vec<u8> {
+fn mutate(rng: &mut Rng, line: String, dialect: Dialect) -> Vec<u8> {
     let mut b = line.into_bytes();
     for _ in 0..=rng.below(3) {
         match rng.below(12) {
@@ -425,7 +576,7 @@ fn mutate(rng: &mut Rng, line: String) -> Vec<u8> {
             }
             10 => {
                 b.push(b' ');
-                b.extend_from_slice(command(rng).as_bytes());
+                b.extend_from_slice(dialect.command(rng).as_bytes());
             }
             _ => {}
         }
@@ -473,7 +624,7 @@ fn digit_runs(text: &str) -> Vec<u128> {
 }
 
 /// Keeps out what would end the run or only make it slow (see the module comment).
-fn harmless(line: &[u8]) -> bool {
+fn harmless(line: &[u8], dialect: Dialect) -> bool {
     let text = String::from_utf8_lossy(line).to_ascii_lowercase();
     let words: Vec<&str> = text
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -481,12 +632,18 @@ fn harmless(line: &[u8]) -> bool {
         .collect();
     if words
         .iter()
-        .any(|w| matches!(*w, "quit" | "exit" | "bench"))
+        .any(|w| matches!(*w, "quit" | "bench") || (*w == "exit" && dialect != Dialect::Cecp))
     {
         return false;
     }
     let runs = digit_runs(&text);
     if words.contains(&"perft") && runs.iter().any(|&n| n > 3) {
+        return false;
+    }
+    if words.contains(&"memory") && runs.iter().any(|&n| n > 64) {
+        return false;
+    }
+    if words.contains(&"cores") && runs.iter().any(|&n| n > 4) {
         return false;
     }
     if words.first() == Some(&"setoption") || words.contains(&"setoption") {
@@ -507,13 +664,13 @@ fn skipped_words() -> Vec<String> {
         .collect()
 }
 
-fn random_line(rng: &mut Rng, skip: &[String]) -> Vec<u8> {
+fn random_line(rng: &mut Rng, skip: &[String], dialect: Dialect) -> Vec<u8> {
     loop {
         let mut line = match rng.below(100) {
-            0..=39 => command(rng).into_bytes(),
+            0..=39 => dialect.command(rng).into_bytes(),
             40..=84 => {
-                let c = command(rng);
-                mutate(rng, c)
+                let c = dialect.command(rng);
+                mutate(rng, c, dialect)
             }
             85..=98 => garbage(rng),
             _ if rng.chance(10) => long_line(rng),
@@ -525,7 +682,7 @@ fn random_line(rng: &mut Rng, skip: &[String]) -> Vec<u8> {
             }
         }
         let lower = String::from_utf8_lossy(&line).to_ascii_lowercase();
-        if harmless(&line) && !skip.iter().any(|w| lower.contains(w.as_str())) {
+        if harmless(&line, dialect) && !skip.iter().any(|w| lower.contains(w.as_str())) {
             return line;
         }
     }
@@ -540,6 +697,8 @@ struct Engine {
     out: Receiver<String>,
     stderr: Arc<Mutex<Vec<u8>>>,
     recent: Vec<String>,
+    /// Engine moves (`bestmove …`, CECP `move …`) seen: the run must have made the engine play.
+    moves: usize,
 }
 
 fn spawn() -> Engine {
@@ -585,6 +744,7 @@ fn spawn() -> Engine {
         out: rx,
         stderr,
         recent: Vec::new(),
+        moves: 0,
     }
 }
 
@@ -602,18 +762,28 @@ impl Engine {
             .map_err(|e| format!("cannot write to the engine (it exited?): {e}"))
     }
 
-    /// Reads up to the `info string` line naming `token`; `Ok(readyok count)`.
-    fn sync(&mut self, token: &str) -> Result<usize, String> {
+    /// Reads up to the line naming `token`; `Ok(count of readiness answers to ping n)`.
+    fn sync(&mut self, token: &str, n: usize, dialect: Dialect) -> Result<usize, String> {
         let deadline = Instant::now() + SYNC_TIMEOUT;
         let mut ready = 0;
+        let mut named_seen = false;
         loop {
             let wait = deadline.saturating_duration_since(Instant::now());
             match self.out.recv_timeout(wait) {
                 Ok(line) => {
-                    if line == "readyok" {
+                    if line.starts_with("bestmove ") || line.starts_with("move ") {
+                        self.moves += 1;
+                    }
+                    if dialect.is_ready(&line, n) {
                         ready += 1;
                     }
-                    let done = line.starts_with("info") && line.contains(token);
+                    // CECP holds a pong that arrives while the engine thinks until its
+                    // move is out, so it may follow the unknown command's line
+                    let named = dialect.names(&line, token);
+                    if named {
+                        named_seen = true;
+                    }
+                    let done = named_seen && (dialect == Dialect::UcciUci || ready > 0);
                     if self.recent.len() >= 40 {
                         self.recent.remove(0);
                     }
@@ -673,15 +843,14 @@ fn signature(why: &str, stderr: Option<&str>) -> String {
 }
 
 /// Runs `lines` then the sync in a fresh process: `Some(why)` when that fails.
-fn replay(lines: &[Vec<u8>]) -> Option<String> {
+fn replay(lines: &[Vec<u8>], dialect: Dialect) -> Option<String> {
     let mut e = spawn();
-    let mut all = lines.to_vec();
-    all.extend([
-        b"stop".to_vec(),
-        b"isready".to_vec(),
-        b"zzfuzzreplay".to_vec(),
-    ]);
-    let result = e.send(&all).and_then(|()| e.sync("zzfuzzreplay"));
+    let mut all = dialect.start();
+    all.extend_from_slice(lines);
+    all.extend(dialect.sync_lines("zzfuzzreplay", 999_999_999));
+    let result = e
+        .send(&all)
+        .and_then(|()| e.sync("zzfuzzreplay", 999_999_999, dialect));
     std::thread::sleep(Duration::from_millis(20));
     let why = match result {
         Err(why) => Some(why),
@@ -707,20 +876,26 @@ fn shown(line: &[u8]) -> String {
 }
 
 /// Shrinks a failing batch to its shortest failing prefix and writes it out.
-fn report(k: usize, why: &str, preamble: &[Vec<u8>], batch: &[Vec<u8>]) -> String {
+fn report(
+    k: usize,
+    why: &str,
+    preamble: &[Vec<u8>],
+    batch: &[Vec<u8>],
+    dialect: Dialect,
+) -> String {
     let mut lines = preamble.to_vec();
     lines.extend_from_slice(batch);
     let hang = why.contains("(hang?)");
     let summary = if hang {
         "a hang: not shrunk".to_string()
-    } else if replay(&lines).is_some() {
+    } else if replay(&lines, dialect).is_some() {
         // shortest failing prefix of the batch (the preamble always goes first)
         let (mut lo, mut hi) = (0, batch.len());
         while lo < hi {
             let mid = (lo + hi) / 2;
             let mut l = preamble.to_vec();
             l.extend_from_slice(&batch[..mid]);
-            if replay(&l).is_some() {
+            if replay(&l, dialect).is_some() {
                 hi = mid;
             } else {
                 lo = mid + 1;
@@ -728,7 +903,7 @@ fn report(k: usize, why: &str, preamble: &[Vec<u8>], batch: &[Vec<u8>]) -> Strin
         }
         lines = preamble.to_vec();
         lines.extend_from_slice(&batch[..lo]);
-        let again = replay(&lines).unwrap_or_default();
+        let again = replay(&lines, dialect).unwrap_or_default();
         format!(
             "reproduced in a fresh process; last line of the shortest failing input: {} ({again})",
             batch
@@ -739,8 +914,12 @@ fn report(k: usize, why: &str, preamble: &[Vec<u8>], batch: &[Vec<u8>]) -> Strin
         "not reproduced in a fresh process (depends on timing or on earlier state)".to_string()
     };
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("protocol-fuzz-failure-{k}.txt"));
+        .join(format!("protocol-fuzz-failure-{dialect:?}-{k}.txt"));
     let mut data = Vec::new();
+    for l in dialect.start() {
+        data.extend_from_slice(&l);
+        data.push(b'\n');
+    }
     for l in &lines {
         data.extend_from_slice(l);
         data.push(b'\n');
@@ -751,40 +930,52 @@ fn report(k: usize, why: &str, preamble: &[Vec<u8>], batch: &[Vec<u8>]) -> Strin
 
 #[test]
 fn protocol_fuzz() {
+    fuzz(Dialect::UcciUci, 0xC4A4_107E, 100_000);
+}
+
+#[test]
+fn protocol_fuzz_cecp() {
+    fuzz(Dialect::Cecp, 0xCEC9_0002, 100_000);
+}
+
+fn fuzz(dialect: Dialect, default_seed: u64, default_lines: usize) {
     let seed = std::env::var("CHARIOT_FUZZ_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(0xC4A4_107Eu64);
+        .unwrap_or(default_seed);
     let total: usize = std::env::var("CHARIOT_FUZZ_LINES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(100_000);
+        .unwrap_or(default_lines);
     let skip = skipped_words();
     let mut rng = Rng(seed);
     let mut engine = spawn();
+    if let Err(e) = engine.send(&dialect.start()) {
+        panic!("cannot start the {dialect:?} session: {e}");
+    }
     let mut failures: Vec<String> = Vec::new();
     // stateful lines sent so far (dialect, options, position), replayed before a failing batch
     let mut preamble: Vec<Vec<u8>> = Vec::new();
     let start = Instant::now();
     let mut sent = 0;
     let mut n = 0;
+    let mut moves = 0;
     // one report per distinct failure (panic site and message, or kind of failure)
     let mut signatures: Vec<String> = Vec::new();
     let mut repeats: Vec<usize> = Vec::new();
     while sent < total && failures.len() < MAX_FAILURES && repeats.iter().sum::<usize>() < 500 {
         n += 1;
         let batch: Vec<Vec<u8>> = (0..BATCH.min(total - sent))
-            .map(|_| random_line(&mut rng, &skip))
+            .map(|_| random_line(&mut rng, &skip, dialect))
             .collect();
         sent += batch.len();
         let token = format!("zzfuzzsync{n}");
         let mut lines = batch.clone();
-        lines.extend([
-            b"stop".to_vec(),
-            b"isready".to_vec(),
-            token.clone().into_bytes(),
-        ]);
-        let result = engine.send(&lines).and_then(|()| engine.sync(&token));
+        lines.extend(dialect.sync_lines(&token, n));
+        let result = engine
+            .send(&lines)
+            .and_then(|()| engine.sync(&token, n, dialect));
+        moves += std::mem::take(&mut engine.moves);
         let why = match result {
             Err(why) => Some(why),
             Ok(0) => Some(format!("no readyok in batch {n}")),
@@ -809,9 +1000,13 @@ fn protocol_fuzz() {
             } else {
                 signatures.push(sig);
                 repeats.push(0);
-                failures.push(report(failures.len() + 1, &why, &preamble, &batch));
+                failures.push(report(failures.len() + 1, &why, &preamble, &batch, dialect));
             }
             engine = spawn();
+            if let Err(e) = engine.send(&dialect.start()) {
+                failures.push(format!("cannot restart the {dialect:?} session: {e}"));
+                break;
+            }
             preamble.clear();
             continue;
         }
@@ -819,11 +1014,12 @@ fn protocol_fuzz() {
             let t = String::from_utf8_lossy(&l)
                 .trim_start()
                 .to_ascii_lowercase();
-            if ["ucci", "uci", "setoption", "position", "startpos", "fen"]
-                .iter()
-                .any(|w| t.starts_with(w))
-                && l.len() < 10_000
-            {
+            // CECP keeps every line: its state (modes, game, clocks) comes from most commands
+            let stateful = dialect == Dialect::Cecp
+                || ["ucci", "uci", "setoption", "position", "startpos", "fen"]
+                    .iter()
+                    .any(|w| t.starts_with(w));
+            if stateful && l.len() < 10_000 {
                 preamble.push(l);
             }
         }
@@ -861,9 +1057,12 @@ fn protocol_fuzz() {
         }
     }
     println!(
-        "{sent} lines in {n} batches, {:.1} s, seed {seed}",
+        "{sent} lines in {n} batches, {moves} engine moves, {:.1} s, seed {seed}",
         start.elapsed().as_secs_f64()
     );
+    if sent >= 5_000 {
+        assert!(moves > 0, "{sent} lines and the engine never played a move");
+    }
     assert!(
         failures.is_empty(),
         "{} failure(s):\n\n{}",
@@ -874,18 +1073,39 @@ fn protocol_fuzz() {
 
 #[test]
 fn generator_is_deterministic_and_harmless() {
-    let mut a = Rng(7);
-    let mut b = Rng(7);
-    for _ in 0..2_000 {
-        let line = random_line(&mut a, &[]);
-        assert_eq!(line, random_line(&mut b, &[]));
-        assert!(harmless(&line));
-        assert!(!line.contains(&b'\n'));
+    for dialect in [Dialect::UcciUci, Dialect::Cecp] {
+        let mut a = Rng(7);
+        let mut b = Rng(7);
+        for _ in 0..2_000 {
+            let line = random_line(&mut a, &[], dialect);
+            assert_eq!(line, random_line(&mut b, &[], dialect));
+            assert!(harmless(&line, dialect));
+            assert!(!line.contains(&b'\n'));
+        }
     }
-    assert!(!harmless(b"\0quit"));
-    assert!(!harmless(b"go perft 5"));
-    assert!(!harmless(b"setoption hashsize 65536"));
-    assert!(!harmless(b"setoption threads 64"));
-    assert!(harmless(b"setoption hashsize 64"));
-    assert!(harmless(b"perft 3"));
+    let u = Dialect::UcciUci;
+    assert!(!harmless(b"\0quit", u));
+    assert!(!harmless(b"go perft 5", u));
+    assert!(!harmless(b"setoption hashsize 65536", u));
+    assert!(!harmless(b"setoption threads 64", u));
+    assert!(harmless(b"setoption hashsize 64", u));
+    assert!(harmless(b"perft 3", u));
+    assert!(!harmless(b"exit", u));
+    let c = Dialect::Cecp;
+    assert!(harmless(b"exit", c));
+    assert!(!harmless(b"quit", c));
+    assert!(!harmless(b"memory 4096", c));
+    assert!(!harmless(b"cores 16", c));
+    assert!(harmless(b"cores 2", c));
+    // the CECP generator reaches its commands
+    let mut r = Rng(11);
+    let words: Vec<String> = (0..3_000)
+        .map(|_| cecp_command(&mut r))
+        .map(|l| l.split(' ').next().unwrap_or("").to_string())
+        .collect();
+    for w in [
+        "usermove", "setboard", "ping", "analyze", "level", "option", "?", "undo",
+    ] {
+        assert!(words.iter().any(|x| x == w), "{w} never generated");
+    }
 }

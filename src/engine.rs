@@ -15,6 +15,7 @@ pub use score::Score;
 use crate::core::{FenError, Move, Position};
 use crate::eval::nnue::{self, format::Network};
 use crate::rules::RuleSet;
+pub use crate::rules::{EndKind, GameResult, Verdict};
 pub use crate::search::params::{TUNABLES, Tunable, Tunables};
 use crate::search::threads::{NodeCounters, ThreadPool};
 use crate::search::tt::{Bound, TranspositionTable};
@@ -261,6 +262,13 @@ impl Engine {
 
     pub fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// The rules' verdict on the game as it stands (mate, stalemate, a repetition ruling,
+    /// the 60-move limit, insufficient material, or that it goes on) under the rule set in
+    /// use: the same judge the match runner and `chariot judge` use.
+    pub fn verdict(&self) -> Verdict {
+        crate::rules::adjudicate(&self.position, self.options.rules)
     }
 
     /// What the transposition table holds for `pos` (UCCI `probe`).

@@ -9,6 +9,8 @@ use crate::core::Color;
 pub enum Command {
     Ucci,
     Uci,
+    /// `xboard`: the first handshake line of CECP (see `cecp.rs`).
+    Xboard,
     IsReady,
     SetOption {
         name: String,
@@ -97,6 +99,7 @@ pub fn parse(line: &str, _dialect: Dialect) -> Result<Option<Command>, String> {
     Ok(Some(match word.as_str() {
         "ucci" => Command::Ucci,
         "uci" => Command::Uci,
+        "xboard" => Command::Xboard,
         "isready" => Command::IsReady,
         "setoption" => parse_setoption(rest)?,
         "ucinewgame" => Command::NewGame,

@@ -1,13 +1,18 @@
-//! The protocol loop: UCCI and Pikafish-style UCI on stdin/stdout. A reader thread feeds
-//! lines through a channel (end of input acts as `quit`); searches run on their own thread,
-//! so `stop`, `isready`, `ponderhit` and `probe` are answered while thinking. Bad input
-//! never ends the loop: it gets one `info string` line.
+//! The protocol loop: UCCI, Pikafish-style UCI and CECP (XBoard) on stdin/stdout, one
+//! session state with a translator per dialect: `command.rs` parses UCCI/UCI, `ucci.rs`
+//! formats their replies, `cecp.rs` is the whole CECP dialect. A reader thread feeds lines
+//! through a channel (end of input acts as `quit`); searches run on their own thread, so
+//! `stop`, `isready`, `ponderhit`, `probe` (and CECP's `ping`, `?`) are answered while
+//! thinking. Bad input never ends the loop: it gets one `info string` line (CECP: one
+//! `Error (…): …` line).
 
+mod cecp;
 mod command;
 pub mod options;
+mod ucci;
 
 use crate::core::{Move, Position};
-use crate::engine::{Clock, Engine, Info, Limits, Options, Score, TableReader, allocate_time};
+use crate::engine::{Clock, Engine, Limits, Options, Score, TableReader, allocate_time};
 use command::{Command, GoParams, parse};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,11 +20,15 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+pub use ucci::wdl;
+use ucci::{info_line, ucci_score};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Dialect {
     Ucci,
     Uci,
+    /// XBoard/WinBoard protocol version 2, chosen by a first `xboard` line.
+    Cecp,
 }
 
 /// Writes whole lines to stdout, one at a time, flushed.
@@ -43,7 +52,8 @@ struct Settings {
     debug: bool,
     /// The search's tunable numbers are options (started for tuning).
     tunables: bool,
-    /// A `ucci` or `uci` line has fixed the dialect: a later one is answered within it.
+    /// A `ucci`, `uci` or `xboard` line has fixed the dialect: a later one is answered
+    /// within it.
     dialect_fixed: bool,
 }
 
@@ -66,6 +76,8 @@ struct Session {
     table: Option<TableReader>,
     banned: Vec<String>,
     settings: Settings,
+    /// The CECP game and modes (unused in the other dialects).
+    cecp: cecp::State,
 }
 
 /// Runs the loop on stdin until `quit` or end of input.
@@ -120,11 +132,16 @@ pub fn run_with(tunables: bool) {
             tunables,
             dialect_fixed: false,
         },
+        cecp: cecp::State::default(),
     };
     while let Ok(line) = rx.recv() {
         if !s.handle(&line) {
             return;
         }
+    }
+    if s.settings.dialect == Dialect::Cecp {
+        s.cecp_end_of_input();
+        return;
     }
     // end of input: a search with limits of its own may finish (scripts pipe `go depth N`
     // and read the answer); one that would wait for `stop` is stopped
@@ -171,6 +188,8 @@ impl Session {
                     send(&l);
                 }
             }
+            // CECP has no handshake of this kind (`protover 2` gets the features)
+            Dialect::Cecp => return,
         }
         if self.settings.tunables {
             for l in options::tunable_lines(self.settings.dialect == Dialect::Uci) {
@@ -179,11 +198,19 @@ impl Session {
         }
         send(match self.settings.dialect {
             Dialect::Ucci => "ucciok",
-            Dialect::Uci => "uciok",
+            _ => "uciok",
         });
     }
 
     fn info(&self, text: &str) {
+        if self.settings.dialect == Dialect::Cecp {
+            // CECP: errors as `Error (…): …`, other notes as comment lines
+            match text.strip_prefix("error: ") {
+                Some(rest) => send(&format!("Error (option): {rest}")),
+                None => send(&format!("# {text}")),
+            }
+            return;
+        }
         send(&format!("info string {text}"));
     }
 
@@ -196,6 +223,9 @@ impl Session {
 
     /// Handles one line; false to quit.
     fn handle(&mut self, line: &str) -> bool {
+        if self.settings.dialect == Dialect::Cecp {
+            return self.handle_cecp(line);
+        }
         let cmd = match parse(line, self.settings.dialect) {
             Ok(Some(c)) => c,
             Ok(None) => return true,
@@ -218,6 +248,23 @@ impl Session {
                     self.settings.dialect_fixed = true;
                 }
                 self.handshake();
+            }
+            Command::Xboard if !self.settings.dialect_fixed => {
+                // the first handshake line picks CECP for the session; `xboard` has no
+                // reply (`protover 2` comes next)
+                self.settings.dialect = Dialect::Cecp;
+                self.settings.dialect_fixed = true;
+            }
+            Command::Xboard => {
+                // answered within the session's dialect: formats never change mid-session
+                let name = if self.settings.dialect == Dialect::Uci {
+                    "UCI"
+                } else {
+                    "UCCI"
+                };
+                self.info(&format!(
+                    "unknown command 'xboard' (this session speaks {name})"
+                ));
             }
             Command::IsReady => send("readyok"),
             Command::SetOption { name, value } => {
@@ -486,7 +533,7 @@ impl Session {
         for b in &choice.offered {
             match self.settings.dialect {
                 Dialect::Ucci => send(&format!("info depth 0 score {} pv {}", b.weight, b.mv)),
-                Dialect::Uci => send(&format!(
+                _ => send(&format!(
                     "info string book move {} {} weight {} of {total}",
                     b.mv,
                     crate::core::notation::to_chinese(&pos, b.mv),
@@ -603,89 +650,5 @@ impl Session {
             }
             send(&line);
         }));
-    }
-}
-
-/// A UCCI score: centipawns without `cp`; mates as ±(10000 − plies); rules wins
-/// (长将, 长捉) as large non-mate scores.
-fn ucci_score(score: i32) -> i32 {
-    match Score::of(score) {
-        Score::Mate(n) if n > 0 => 10000 - n,
-        Score::Mate(n) => -10000 - n,
-        Score::RulesDecided(won) => {
-            if won {
-                9900
-            } else {
-                -9900
-            }
-        }
-        Score::Centipawns(cp) => cp.clamp(-9800, 9800),
-    }
-}
-
-/// Win/draw/loss permille from a score: a logistic model whose two parameters were fitted
-/// by `scripts/wdl-calibrate.py` on Chariot self-play at depth 5 (two runs of 40 games,
-/// about 6,500 positions each, gave centre 220 / scale 180 and 320 / 250; the values below
-/// lie between them). Refit when the evaluation changes.
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    const CENTRE: f64 = 270.0;
-    const SCALE: f64 = 215.0;
-    let s = score.clamp(-4000, 4000) as f64;
-    let win = 1000.0 / (1.0 + ((CENTRE - s) / SCALE).exp());
-    let loss = 1000.0 / (1.0 + ((CENTRE + s) / SCALE).exp());
-    let (w, l) = (win.round() as u32, loss.round() as u32);
-    (w, 1000u32.saturating_sub(w + l), l)
-}
-
-fn info_line(info: &Info, st: &Settings) -> String {
-    let score = match (Score::of(info.score).mate_moves(), st.dialect) {
-        (Some(n), Dialect::Uci) => format!("score mate {n}"),
-        (None, Dialect::Uci) => format!("score cp {}", info.score.clamp(-19999, 19999)),
-        (_, Dialect::Ucci) => format!("score {}", ucci_score(info.score)),
-    };
-    let wdl_text = if st.show_wdl && st.dialect == Dialect::Uci {
-        let (w, d, l) = wdl(info.score);
-        format!(" wdl {w} {d} {l}")
-    } else {
-        String::new()
-    };
-    let multipv = if st.multipv > 1 {
-        format!(" multipv {}", info.multipv)
-    } else {
-        String::new()
-    };
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-    let ms = info.time.as_millis();
-    let nps = info.nodes as u128 * 1000 / ms.max(1);
-    format!(
-        "info depth {} seldepth {}{multipv} {score}{wdl_text} time {ms} nodes {} nps {nps} pv {}",
-        info.depth,
-        info.seldepth,
-        info.nodes,
-        pv.join(" ")
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scores_in_both_dialects() {
-        // the protocol sees no search constants: find the raw scores the engine reads as
-        // a mate in 3 plies, mated in 4, and a rules win
-        let mate_in = |plies: i32| (1..40_000).find(|&s| Score::of(s) == Score::Mate(plies));
-        let mated_in = |plies: i32| (1..40_000).find(|&s| Score::of(-s) == Score::Mate(-plies));
-        let rules_win = (1..40_000).find(|&s| Score::of(s) == Score::RulesDecided(true));
-        assert_eq!(ucci_score(mate_in(3).unwrap()), 9997);
-        assert_eq!(ucci_score(-mated_in(4).unwrap()), -9996);
-        assert_eq!(ucci_score(rules_win.unwrap()), 9900);
-        assert_eq!(ucci_score(-rules_win.unwrap()), -9900);
-        assert_eq!(ucci_score(123), 123);
-        let (w, d, l) = wdl(0);
-        assert_eq!(w, l);
-        assert_eq!(w + d + l, 1000);
-        let (w, _, l) = wdl(600);
-        assert!(w > 750 && l < 30, "{w} {l}");
     }
 }
