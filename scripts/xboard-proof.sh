@@ -8,10 +8,11 @@
 #   GAMES=2        games in the match (-matchGames)
 #   TC=0:20 INC=0.2  the clock: minutes[:seconds] per game and increment in seconds
 #   NICE=19        niceness of the whole run (XBoard and both engines inherit it)
-#   FAIRY=PATH     optional: the second engine is Fairy-Stockfish at PATH (CECP) instead of
-#                  Chariot
+#   FAIRY=PATH     optional: the second engine is Fairy-Stockfish at PATH (it speaks CECP
+#                  after `xboard`) instead of Chariot; not tried yet
 #   SHOT_AFTER=8   seconds into the match before the screenshot
 #   NO_INSTALL=1   do not apt-get install (xboard, xvfb, x11-apps, imagemagick)
+#   XBOARD_ARGS    more XBoard options, split on spaces (e.g. "-testClaims false")
 #
 # Installs the packages with apt-get (needs root on Debian 12 unless NO_INSTALL=1), builds
 # `cargo build --release`, then runs XBoard in match mode. Writes OUT_DIR/games.pgn,
@@ -21,7 +22,7 @@
 set -eu
 
 usage() {
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
 }
 case "${1:-}" in
 -h | --help)
@@ -72,6 +73,9 @@ else
     SECOND=(-scp "$CHARIOT" -sd "$ROOT" -sn "Chariot B")
 fi
 
+# shellcheck disable=SC2206 # split on spaces on purpose
+EXTRA=(${XBOARD_ARGS:-})
+
 # A private HOME: XBoard reads and writes ~/.xboardrc.
 XHOME=$(mktemp -d)
 trap 'rm -rf "$XHOME"' EXIT
@@ -104,7 +108,7 @@ HOME=$XHOME nice -n "$NICE" \
     -saveGameFile "$OUT/games.pgn" \
     -debugMode true -nameOfDebugFile "$OUT/xboard.debug" \
     -popupExitMessage false -popupMoveErrors false -saveSettingsOnExit false \
-    -size medium \
+    -size medium "${EXTRA[@]}" \
     > "$OUT/xboard.log" 2>&1
 rc=$?
 set -e
@@ -141,6 +145,12 @@ while IFS= read -r res; do
     *) ok=0 ;;
     esac
 done < <(sed -n 's/^\[Result "\(.*\)"\]$/\1/p' "$pgn")
+# XBoard checks engines' claims with its own rules (-testClaims, default true): its count of
+# reversible moves restarts at a pawn move, as in chess, so Chariot's 60-move claim (captures
+# only) can be called false and forfeited. Such a game still has a result; say so.
+if grep -q '{False [a-z]* claim' "$pgn"; then
+    echo "note: XBoard forfeited a claim by its own rules (see README, In a GUI: XBoard)"
+fi
 if [ -s "$OUT/board.png" ]; then
     echo "screenshot: $OUT/board.png"
 else
