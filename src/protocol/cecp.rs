@@ -548,15 +548,7 @@ impl Session {
             g.moves.len()
         };
         if let Some(soft) = self.move_limits(plies).soft_time {
-            let stop = Arc::clone(&self.stop);
-            let ids = Arc::clone(&self.search_id);
-            let id = ids.load(Ordering::Relaxed);
-            std::thread::spawn(move || {
-                std::thread::sleep(soft);
-                if ids.load(Ordering::Relaxed) == id {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            });
+            self.stop_after(soft);
         }
         self.hold.store(false, Ordering::Relaxed);
     }

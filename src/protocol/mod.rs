@@ -183,6 +183,20 @@ pub fn run_with(tunables: bool) {
 }
 
 impl Session {
+    /// Stops the running search after `time` from now (a ponder hit: the clock starts
+    /// then), unless another search has started by then.
+    fn stop_after(&self, time: Duration) {
+        let stop = Arc::clone(&self.stop);
+        let ids = Arc::clone(&self.search_id);
+        let id = ids.load(Ordering::Relaxed);
+        std::thread::spawn(move || {
+            std::thread::sleep(time);
+            if ids.load(Ordering::Relaxed) == id {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+    }
+
     /// Stops a running search and waits for it (it prints its bestmove).
     fn finish_search(&mut self) {
         if let Some(h) = self.search.take() {
@@ -320,15 +334,7 @@ impl Session {
                 self.hold.store(false, Ordering::Relaxed);
                 if let Some((soft, _hard)) = self.ponder_clock.take() {
                     // the clock runs from now: stop when the soft share is used
-                    let stop = Arc::clone(&self.stop);
-                    let ids = Arc::clone(&self.search_id);
-                    let id = ids.load(Ordering::Relaxed);
-                    std::thread::spawn(move || {
-                        std::thread::sleep(soft);
-                        if ids.load(Ordering::Relaxed) == id {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    });
+                    self.stop_after(soft);
                 }
             }
             Command::Stop => {
