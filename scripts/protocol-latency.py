@@ -4,8 +4,10 @@
 Measures
   (a) start-up: process launch to the `ucciok` line (median of --launches runs, 20);
   (b) stop: `stop` sent during `go infinite` (after --think ms, 100) to the `bestmove` line
-      (median of --tries tries, 100, in one process);
-  (c) isready: `isready` sent during `go infinite` to `readyok` (same tries).
+      (median of --tries tries, 100, in one process), in UCCI and in UCI;
+  (c) isready: `isready` sent during `go infinite` to `readyok` (same tries), UCCI and UCI;
+  (d) CECP: `?` (move now) sent while the engine thinks on `go` under `st 30` to its
+      `move` line (same tries).
 
 Usage: scripts/protocol-latency.py [ENGINE] [--launches N] [--tries N] [--think MS]
 ENGINE defaults to target/release/chariot (build it first: cargo build --release).
@@ -111,27 +113,48 @@ def main():
         e.close()
     summary("start-up to ucciok", startup)
 
-    # (b) stop -> bestmove and (c) isready -> readyok, while searching
-    e = Engine(args.engine)
-    e.send("ucci")
-    e.wait_for(lambda l: l == "ucciok", "ucciok")
-    stops, readies = [], []
-    for i in range(args.tries):
-        # vary the position a little so that the hash table does not make it trivial
-        moves = ["h2e2 h9g7", "b2e2 b9c7", "h0g2 h9g7", "c3c4 g6g5", "b0c2 h7e7"][i % 5]
-        e.send(f"position startpos moves {moves}")
-        e.send("go infinite")
-        time.sleep(args.think / 2000.0)
-        sent = e.send("isready")
-        readies.append(e.wait_for(lambda l: l == "readyok", "readyok") - sent)
-        time.sleep(args.think / 2000.0)
-        sent = e.send("stop")
-        got = e.wait_for(lambda l: l.startswith("bestmove") or l == "nobestmove", "bestmove")
-        stops.append(got - sent)
-    e.close()
-    summary("stop to bestmove", stops)
-    summary("isready to readyok while searching", readies)
+    # (b) stop -> bestmove and (c) isready -> readyok, while searching, in both dialects
+    openings = ["h2e2 h9g7", "b2e2 b9c7", "h0g2 h9g7", "c3c4 g6g5", "b0c2 h7e7"]
+    for dialect, ok in (("ucci", "ucciok"), ("uci", "uciok")):
+        e = Engine(args.engine)
+        e.send(dialect)
+        e.wait_for(lambda l, ok=ok: l == ok, ok)
+        stops, readies = [], []
+        for i in range(args.tries):
+            # vary the position a little so that the hash table does not make it trivial
+            e.send(f"position startpos moves {openings[i % 5]}")
+            e.send("go infinite")
+            time.sleep(args.think / 2000.0)
+            sent = e.send("isready")
+            readies.append(e.wait_for(lambda l: l == "readyok", "readyok") - sent)
+            time.sleep(args.think / 2000.0)
+            sent = e.send("stop")
+            got = e.wait_for(lambda l: l.startswith("bestmove") or l == "nobestmove", "bestmove")
+            stops.append(got - sent)
+        e.close()
+        summary(f"{dialect.upper()} stop to bestmove", stops)
+        summary(f"{dialect.upper()} isready to readyok while searching", readies)
 
+    # (d) CECP: `?` while thinking -> `move`
+    e = Engine(args.engine)
+    e.send("xboard")
+    e.send("protover 2")
+    e.wait_for(lambda l: l.startswith("feature") and "done=1" in l, "feature done=1")
+    nows = []
+    for i in range(args.tries):
+        e.send("new")
+        e.send("variant xiangqi")
+        e.send("force")
+        e.send("st 30")
+        for m in openings[i % 5].split()[:1]:
+            e.send(f"usermove {m}")
+        e.send("go")
+        time.sleep(args.think / 1000.0)
+        sent = e.send("?")
+        got = e.wait_for(lambda l: l.startswith("move "), "move")
+        nows.append(got - sent)
+    e.close()
+    summary("CECP ? to move", nows)
 
 if __name__ == "__main__":
     main()

@@ -9,7 +9,7 @@
 #   TC=0:20 INC=0.2  the clock: minutes[:seconds] per game and increment in seconds
 #   NICE=19        niceness of the whole run (XBoard and both engines inherit it)
 #   FAIRY=PATH     optional: the second engine is Fairy-Stockfish at PATH (it speaks CECP
-#                  after `xboard`) instead of Chariot; not tried yet
+#                  after `xboard`) instead of Chariot (tried with a largeboards build)
 #   SHOT_AFTER=8   seconds into the match before the screenshot
 #   NO_INSTALL=1   do not apt-get install (xboard, xvfb, x11-apps, imagemagick)
 #   XBOARD_ARGS    more XBoard options, split on spaces (e.g. "-testClaims false")

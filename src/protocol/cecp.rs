@@ -12,6 +12,12 @@
 //! the `pong` comes at once. The loop never waits for it: the search thread sends the pongs
 //! held for it after its move.
 //!
+//! Pondering (`hard`): after its move the engine thinks on the reply it expects, on its own
+//! time. If the user plays that move the search goes on as the engine's own, its clock
+//! starting then; any other command stops it silently (the position is the game's again)
+//! and a different move is answered by a fresh search. While pondering the engine is idle
+//! to the GUI: `ping` is answered at once and `?` does nothing.
+//!
 //! Bad input gets one line: `Error (REASON): COMMAND`, `Illegal move: MOVE` or
 //! `tellusererror Illegal position: …`; the game is never changed by it.
 
@@ -43,8 +49,12 @@ pub struct State {
     engine_side: Color,
     post: bool,
     analyzing: bool,
-    /// `hard` / `easy`: accepted and remembered; Chariot does not ponder in CECP.
+    /// `hard` / `easy`: ponder on the expected reply after the engine's move.
     ponder: bool,
+    /// The reply the running ponder search expects (the engine's position has it played).
+    pondering: Option<Move>,
+    /// Set when the user played the expected reply: the ponder search's move is played.
+    ponder_hit: Arc<AtomicBool>,
     /// `level MPS BASE INC`.
     moves_per_session: u32,
     base: Duration,
@@ -73,6 +83,8 @@ impl Default for State {
             post: false,
             analyzing: false,
             ponder: false,
+            pondering: None,
+            ponder_hit: Arc::new(AtomicBool::new(false)),
             moves_per_session: 0,
             base: Duration::ZERO,
             increment: Duration::ZERO,
@@ -214,7 +226,13 @@ impl Session {
         let error = |why: &str| send(&format!("Error ({why}): {shown}"));
         match word.as_str() {
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "hint" | "bk" | "." => {}
+            | "ics" | "bk" | "." => {}
+            "hint" => {
+                // the reply the engine expects, known while it ponders on it
+                if let Some(r) = self.cecp.pondering {
+                    send(&format!("Hint: {r}"));
+                }
+            }
             "uci" | "ucci" => error("unknown command"),
             "protover" => self.features(),
             "new" => {
@@ -348,7 +366,12 @@ impl Session {
                 }
             }
             "hard" => self.cecp.ponder = true,
-            "easy" => self.cecp.ponder = false,
+            "easy" => {
+                self.cecp.ponder = false;
+                if self.cecp.pondering.is_some() {
+                    self.stop_discard();
+                }
+            }
             "post" => self.cecp.post = true,
             "nopost" => self.cecp.post = false,
             "quit" => {
@@ -439,20 +462,95 @@ impl Session {
         self.search.is_some() && !self.answered.load(Ordering::Acquire)
     }
 
-    /// Joins a search thread that has already given its answer.
+    /// Joins a search thread that has already given its answer, or stops pondering.
     fn finish_idle_search(&mut self) {
         if self.search.is_some() && self.answered.load(Ordering::Acquire) {
             self.finish_search();
+            self.end_pondering();
         }
     }
 
-    /// Stops a running search without playing its move (its held pongs still go out).
+    /// Stops a running search without playing its move (its held pongs still go out);
+    /// after pondering the engine is back on the game's position.
     fn stop_discard(&mut self) {
         if self.search.is_some() {
             self.cecp.discard.store(true, Ordering::Relaxed);
             self.finish_search();
             self.cecp.discard.store(false, Ordering::Relaxed);
         }
+        self.end_pondering();
+    }
+
+    /// After a ponder search has stopped: the engine's position is the game's again.
+    fn end_pondering(&mut self) {
+        if self.cecp.pondering.take().is_some() {
+            self.sync_engine();
+        }
+    }
+
+    /// The event of a search that has moved (`Input::Ponder`): ponders on `reply` when
+    /// `hard` is on and the game is where that search left it, the user to move.
+    pub(super) fn cecp_ponder(&mut self, id: u64, plies: usize, reply: Move) {
+        let c = &self.cecp;
+        let current = {
+            let g = lock(&c.game);
+            !g.over && g.moves.len() == plies
+        };
+        if !c.ponder
+            || c.force
+            || c.analyzing
+            || !current
+            || self.search_id.load(Ordering::Relaxed) != id
+            || self.thinking()
+        {
+            return;
+        }
+        self.finish_idle_search();
+        let plies_after = plies + 1;
+        {
+            let mut e = self.engine_lock();
+            if e.position().side_to_move() == self.cecp.engine_side || !e.position().is_legal(reply)
+            {
+                return;
+            }
+            let g = lock(&self.cecp.game);
+            let mut moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
+            let text = reply.to_string();
+            moves.push(&text);
+            if e.set_position(g.fen.as_deref(), &moves).is_err() || e.verdict().is_over() {
+                drop(g);
+                drop(e);
+                self.sync_engine();
+                return;
+            }
+        }
+        self.cecp.pondering = Some(reply);
+        // no clock while pondering: the time runs from the hit (`sd` still bounds it, and
+        // without any clock the fixed depth of a bare `go`)
+        let limits = Limits {
+            soft_time: None,
+            hard_time: None,
+            ..self.move_limits(plies_after)
+        };
+        self.spawn_search(limits, Mode::Ponder);
+    }
+
+    /// The user played the reply the engine ponders on: that search becomes the engine's
+    /// own, its clock starting now.
+    fn ponder_hit(&mut self, reply: Move) {
+        self.cecp.pondering = None;
+        let plies = {
+            let _held = lock(&self.cecp.pongs);
+            let mut g = lock(&self.cecp.game);
+            g.moves.push(reply.to_string());
+            self.cecp.ponder_hit.store(true, Ordering::Relaxed);
+            self.answered.store(false, Ordering::Release);
+            g.moves.len()
+        };
+        if let Some(soft) = self.move_limits(plies).soft_time {
+            self.stop_after(soft);
+        }
+        self.hold.store(false, Ordering::Relaxed);
     }
 
     pub(super) fn cecp_quit(&mut self) {
@@ -463,7 +561,7 @@ impl Session {
     /// is finished and sent (scripts pipe a game and read the reply), as in the other
     /// dialects.
     pub(super) fn cecp_end_of_input(&mut self) {
-        if self.cecp.analyzing {
+        if self.cecp.analyzing || self.cecp.pondering.is_some() {
             self.stop_discard();
         } else if let Some(h) = self.search.take() {
             let _ = h.join();
@@ -509,7 +607,13 @@ impl Session {
             send(&format!("Illegal move (the game is over): {shown}"));
             return;
         }
-        // an analysis holds the engine: stop it first (it restarts below either way)
+        if let Some(reply) = self.cecp.pondering
+            && parse_move(text) == Some(reply)
+        {
+            self.ponder_hit(reply);
+            return;
+        }
+        // an analysis or a ponder search holds the engine: stop it first (it restarts below either way)
         self.stop_discard();
         let legal = {
             let e = self.engine_lock();
@@ -555,7 +659,7 @@ impl Session {
     fn resume_analysis(&mut self) {
         if self.cecp.analyzing {
             self.stop_discard();
-            self.spawn_search(Limits::default(), true);
+            self.spawn_search(Limits::default(), Mode::Analyze);
         }
     }
 
@@ -572,7 +676,6 @@ impl Session {
             return;
         }
         self.finish_idle_search();
-        let c = &self.cecp;
         let book = {
             let mut e = self.engine_lock();
             if e.use_book() {
@@ -585,6 +688,15 @@ impl Session {
             play_engine_move(&mut self.engine_lock(), &self.cecp.game, m);
             return;
         }
+        let limits = self.move_limits(plies);
+        self.spawn_search(limits, Mode::Think);
+    }
+
+    /// The limits of the engine's move after `plies` moves of the game: `sd`, and `st` or
+    /// the share of the clock (`time`, or `level`'s base); a fixed depth when there is
+    /// neither.
+    fn move_limits(&self, plies: usize) -> Limits {
+        let c = &self.cecp;
         let overhead = self.settings.overhead;
         let mut limits = Limits {
             depth: c.depth,
@@ -613,12 +725,14 @@ impl Session {
             // no clock at all: a fixed depth rather than forever
             limits.depth = Some(crate::tools::bench::DEFAULT_DEPTH);
         }
-        self.spawn_search(limits, false);
+        limits
     }
 
-    /// Starts a search thread: an analysis (thinking output until stopped, no move) or the
-    /// engine's move (played, announced, judged, then the held pongs).
-    fn spawn_search(&mut self, limits: Limits, analysis: bool) {
+    /// Starts a search thread: an analysis (thinking output until stopped, no move), the
+    /// engine's move (played, announced, judged, then the held pongs, then the event that
+    /// may start pondering) or a ponder search (held until stopped, its move played only
+    /// after a hit).
+    fn spawn_search(&mut self, limits: Limits, mode: Mode) {
         let engine = Arc::clone(&self.engine);
         let game = Arc::clone(&self.cecp.game);
         let pongs = Arc::clone(&self.cecp.pongs);
@@ -626,11 +740,15 @@ impl Session {
         let last_score = Arc::clone(&self.cecp.last_score);
         let hold = Arc::clone(&self.hold);
         let answered = Arc::clone(&self.answered);
-        let show = analysis || self.cecp.post;
-        self.hold.store(analysis, Ordering::Relaxed);
+        let hit = Arc::clone(&self.cecp.ponder_hit);
+        let events = self.events.clone();
+        let show = mode == Mode::Analyze || self.cecp.post;
+        self.hold.store(mode != Mode::Think, Ordering::Relaxed);
         self.stop.store(false, Ordering::Relaxed);
-        self.search_id.fetch_add(1, Ordering::Relaxed);
-        self.answered.store(false, Ordering::Release);
+        hit.store(false, Ordering::Relaxed);
+        let id = self.search_id.fetch_add(1, Ordering::Relaxed) + 1;
+        // a ponder search is idle to the GUI until a hit makes it the engine's move
+        self.answered.store(mode == Mode::Ponder, Ordering::Release);
         self.search = Some(std::thread::spawn(move || {
             let mut e = lock(&engine);
             let result = e.search(limits, |info| {
@@ -645,10 +763,20 @@ impl Session {
             // command that checks `answered` under it sees the move either not yet sent or
             // sent and recorded
             let mut held = lock(&pongs);
-            if !analysis && !discard.load(Ordering::Relaxed) {
+            let plays = match mode {
+                Mode::Analyze => false,
+                Mode::Think => !discard.load(Ordering::Relaxed),
+                Mode::Ponder => hit.load(Ordering::Relaxed) && !discard.load(Ordering::Relaxed),
+            };
+            let mut ponder_next = None;
+            if plays {
                 last_score.store(result.score, Ordering::Relaxed);
                 match result.best {
-                    Some(m) => play_engine_move(&mut e, &game, m),
+                    Some(m) => {
+                        if play_engine_move(&mut e, &game, m) {
+                            ponder_next = result.ponder.map(|r| (lock(&game).moves.len(), r));
+                        }
+                    }
                     None => {
                         // no legal move: the game was over already (a set-up position)
                         let v = e.verdict();
@@ -663,13 +791,27 @@ impl Session {
             for n in held.drain(..) {
                 send(&format!("pong {n}"));
             }
+            if let Some((plies, reply)) = ponder_next {
+                let _ = events.send(super::Input::Ponder { id, plies, reply });
+            }
         }));
     }
 }
 
+/// What a search thread is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The engine's move.
+    Think,
+    /// Thinking output until stopped, no move.
+    Analyze,
+    /// On the expected reply, until a hit or a stop.
+    Ponder,
+}
+
 /// Plays the engine's move in the game and the engine, sends `move …`, and the result when
-/// the rules end the game with it.
-fn play_engine_move(e: &mut crate::engine::Engine, game: &Mutex<Game>, m: Move) {
+/// the rules end the game with it; true when the game goes on.
+fn play_engine_move(e: &mut crate::engine::Engine, game: &Mutex<Game>, m: Move) -> bool {
     let mut g = lock(game);
     g.moves.push(m.to_string());
     let refs: Vec<&str> = g.moves.iter().map(String::as_str).collect();
@@ -680,6 +822,7 @@ fn play_engine_move(e: &mut crate::engine::Engine, game: &Mutex<Game>, m: Move) 
         g.over = true;
         send(&result_line(&v));
     }
+    !g.over
 }
 
 /// Chariot's own options as CECP `feature option="…"` bodies (UCI names). Hash, Threads and

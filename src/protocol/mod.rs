@@ -4,7 +4,8 @@
 //! through a channel (end of input acts as `quit`); searches run on their own thread, so
 //! `stop`, `isready`, `ponderhit`, `probe` (and CECP's `ping`, `?`) are answered while
 //! thinking. Bad input never ends the loop: it gets one `info string` line (CECP: one
-//! `Error (…): …` line).
+//! `Error (…): …` line). The same channel carries the session's own events (a CECP search
+//! that has moved asks for pondering), so every change of state happens on the loop's thread.
 
 mod cecp;
 mod command;
@@ -29,6 +30,19 @@ pub enum Dialect {
     Uci,
     /// XBoard/WinBoard protocol version 2, chosen by a first `xboard` line.
     Cecp,
+}
+
+/// What the loop receives: a line of input, the end of input, or an event of the session.
+enum Input {
+    Line(String),
+    Eof,
+    /// The CECP search `id` played its move after `plies` moves of the game and expects
+    /// `reply`: ponder on it (if pondering is on and nothing has changed since).
+    Ponder {
+        id: u64,
+        plies: usize,
+        reply: Move,
+    },
 }
 
 /// Writes whole lines to stdout, one at a time, flushed.
@@ -78,6 +92,8 @@ struct Session {
     settings: Settings,
     /// The CECP game and modes (unused in the other dialects).
     cecp: cecp::State,
+    /// The loop's own channel, for events from search threads.
+    events: mpsc::Sender<Input>,
 }
 
 /// Runs the loop on stdin until `quit` or end of input.
@@ -88,7 +104,8 @@ pub fn run() {
 /// [`run`], with the search's tunable numbers offered as options when `tunables` is set
 /// (`chariot --tunables`: for tuners and match runners, never for GUIs).
 pub fn run_with(tunables: bool) {
-    let (tx, rx) = mpsc::channel::<String>();
+    let (tx, rx) = mpsc::channel::<Input>();
+    let events = tx.clone();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         let mut buf = Vec::new();
@@ -99,12 +116,13 @@ pub fn run_with(tunables: bool) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
                     let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send(line).is_err() {
-                        break;
+                    if tx.send(Input::Line(line)).is_err() {
+                        return;
                     }
                 }
             }
         }
+        let _ = tx.send(Input::Eof);
     });
     let engine = Engine::new(Options::default());
     let stop = engine.stop_handle();
@@ -133,10 +151,17 @@ pub fn run_with(tunables: bool) {
             dialect_fixed: false,
         },
         cecp: cecp::State::default(),
+        events,
     };
-    while let Ok(line) = rx.recv() {
-        if !s.handle(&line) {
-            return;
+    while let Ok(input) = rx.recv() {
+        match input {
+            Input::Line(line) => {
+                if !s.handle(&line) {
+                    return;
+                }
+            }
+            Input::Ponder { id, plies, reply } => s.cecp_ponder(id, plies, reply),
+            Input::Eof => break,
         }
     }
     if s.settings.dialect == Dialect::Cecp {
@@ -158,6 +183,20 @@ pub fn run_with(tunables: bool) {
 }
 
 impl Session {
+    /// Stops the running search after `time` from now (a ponder hit: the clock starts
+    /// then), unless another search has started by then.
+    fn stop_after(&self, time: Duration) {
+        let stop = Arc::clone(&self.stop);
+        let ids = Arc::clone(&self.search_id);
+        let id = ids.load(Ordering::Relaxed);
+        std::thread::spawn(move || {
+            std::thread::sleep(time);
+            if ids.load(Ordering::Relaxed) == id {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+    }
+
     /// Stops a running search and waits for it (it prints its bestmove).
     fn finish_search(&mut self) {
         if let Some(h) = self.search.take() {
@@ -295,15 +334,7 @@ impl Session {
                 self.hold.store(false, Ordering::Relaxed);
                 if let Some((soft, _hard)) = self.ponder_clock.take() {
                     // the clock runs from now: stop when the soft share is used
-                    let stop = Arc::clone(&self.stop);
-                    let ids = Arc::clone(&self.search_id);
-                    let id = ids.load(Ordering::Relaxed);
-                    std::thread::spawn(move || {
-                        std::thread::sleep(soft);
-                        if ids.load(Ordering::Relaxed) == id {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    });
+                    self.stop_after(soft);
                 }
             }
             Command::Stop => {
