@@ -439,7 +439,9 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
         let after = capture_threats(pos);
         pos.unmake_null();
         pos.unmake_move();
-        let before = if in_check_before || after.all().next().is_none() {
+        // in check before the move, the captures it could legally make then (those that
+        // answer the check: taking the checking piece) were threats already
+        let before = if after.all().next().is_none() {
             Threats::default()
         } else {
             capture_threats(pos)
@@ -461,8 +463,13 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
         MateThreat::NextMove => true,
         MateThreat::ByChecks => in_check_before || !mate_by_checks(pos, MATE_THREAT_MOVES),
     };
-    let victims_before = if in_check_before || victims_after.all().next().is_none() {
+    // A side in check has no free threats to compare with, except the captures it could
+    // legally make then (taking the checking piece): a piece that could be won before the
+    // move and still can is not chased by it (29.3.1).
+    let victims_before = if victims_after.all().next().is_none() {
         Threats::default()
+    } else if in_check_before {
+        capture_threats(pos)
     } else {
         threats(pos)
     };
