@@ -18,7 +18,9 @@
 //!
 //! Approximations, documented in the README: 27.3 (key defensive point) is read as "the
 //! side with less attacking material does not chase when all it attacks are advisors and
-//! elephants"; 27.4 (self-inflicted mate threats), 27.6 and 29.7 are not modelled. A mate threat (28.2) is a win the mover
+//! elephants"; 27.4 (self-inflicted mate threats), 27.6 and 29.7 are not modelled; 29.4 (a
+//! root or a tied piece capturing) is read as "a capture that lets the opponent win more
+//! elsewhere than the capture wins is no chase". A mate threat (28.2) is a win the mover
 //! could force on its very next move, or within [`MATE_THREAT_MOVES`] moves every one but the
 //! last a check; the longer kind counts only when this move created it, since a side with
 //! overwhelming material always has one and its idle moves are not 杀.
@@ -212,6 +214,42 @@ fn can_take_back(pos: &mut Position, from: Square, to: Square) -> bool {
     legal
 }
 
+/// The most the side to move can win by one capture, per target square (the best exchange
+/// on that square, 0 where it wins nothing).
+fn capture_gains(pos: &mut Position) -> Vec<(Square, i32)> {
+    let mut gains: Vec<(Square, i32)> = Vec::new();
+    for &m in pos.legal_captures().iter() {
+        let g = capture_gain(pos, m.from(), m.to()).unwrap_or(0).max(0);
+        match gains.iter_mut().find(|(sq, _)| *sq == m.to()) {
+            Some(entry) => entry.1 = entry.1.max(g),
+            None => gains.push((m.to(), g)),
+        }
+    }
+    gains
+}
+
+/// 29.4: a piece that is the root of another piece, or is tied to its post (被牵), that
+/// captures an unprotected piece chases only if the exchange comes out even or better:
+/// the capture `m` (worth `gained`) abandons more when the opponent could then win, by a
+/// capture elsewhere, more than `gained` on a square where it could win less before.
+/// The side to move must not be in check.
+fn abandons_more(pos: &mut Position, m: Move, gained: i32) -> bool {
+    if pos.in_check() {
+        return false;
+    }
+    pos.make_null();
+    let before = capture_gains(pos);
+    pos.unmake_null();
+    pos.make_move(m);
+    let after = capture_gains(pos);
+    pos.unmake_move();
+    after.iter().any(|&(sq, g)| {
+        sq != m.to()
+            && g > gained
+            && g > before.iter().find(|(s, _)| *s == sq).map_or(0, |&(_, b)| b)
+    })
+}
+
 /// Enemy pieces the side to move threatens to win by a direct capture next move: (won
 /// outright by the exchange, unprotected only because they share their single root with
 /// another attacked piece).
@@ -240,7 +278,11 @@ fn direct_threats(pos: &mut Position) -> (Vec<Square>, Vec<Square>) {
             continue;
         }
         match capture_gain(pos, from, to) {
-            Some(g) if g > 0 => victims.push(to),
+            Some(g) if g > 0 => {
+                if !abandons_more(pos, m, value(victim, to)) {
+                    victims.push(to);
+                }
+            }
             Some(_) => {
                 let roots = true_roots(pos, from, to);
                 if let [root] = roots[..] {
