@@ -18,9 +18,10 @@
 //!
 //! Approximations, documented in the README: 27.3 (key defensive point) is read as "the
 //! side with less attacking material does not chase when all it attacks are advisors and
-//! elephants"; 27.4 (self-inflicted mate threats), 27.6 and 29.7 are not modelled; 29.4 (a
-//! root or a tied piece capturing) is read as "a capture that lets the opponent win more
-//! elsewhere than the capture wins is no chase". A mate threat (28.2) is a win the mover
+//! elephants"; 27.6 and 29.7 are not modelled; 27.4 (自毙) is read as "an answer to a check
+//! is 杀 only if it would threaten mate also in the position before that check" (see
+//! `self_inflicted`); 29.4 (a root or a tied piece capturing) is read as "a capture that lets
+//! the opponent win more elsewhere than the capture wins is no chase". A mate threat (28.2) is a win the mover
 //! could force on its very next move, or within [`MATE_THREAT_MOVES`] moves every one but the
 //! last a check; the longer kind counts only when this move created it, since a side with
 //! overwhelming material always has one and its idle moves are not 杀.
@@ -278,11 +279,9 @@ fn direct_threats(pos: &mut Position) -> (Vec<Square>, Vec<Square>) {
             continue;
         }
         match capture_gain(pos, from, to) {
-            Some(g) if g > 0 => {
-                if !abandons_more(pos, m, value(victim, to)) {
-                    victims.push(to);
-                }
-            }
+            // 29.4: not when the capture abandons more than it wins
+            Some(g) if g > 0 && abandons_more(pos, m, value(victim, to)) => {}
+            Some(g) if g > 0 => victims.push(to),
             Some(_) => {
                 let roots = true_roots(pos, from, to);
                 if let [root] = roots[..] {
@@ -466,6 +465,46 @@ fn incidental_defensive_chase(pos: &mut Position, m: Move, victims: &[Square]) -
     only_weak
 }
 
+/// Runs `f` on the position before the opponent's last move (a check the side to move must
+/// answer), with the opponent passing instead, so the side to move is to move there too;
+/// `None` when there is no such move or that position was itself a check.
+fn before_check<T>(pos: &mut Position, f: impl FnOnce(&mut Position) -> T) -> Option<T> {
+    let check = pos.history().last().and_then(|u| u.mv)?;
+    pos.unmake_move();
+    let mut out = None;
+    if !pos.in_check() {
+        pos.make_null();
+        out = Some(f(pos));
+        pos.unmake_null();
+    }
+    pos.make_move(check);
+    out
+}
+
+/// 27.4 / 28.18 (自毙): `pos` is in check and `m` answers it. Was the check itself what
+/// exposed the checker to the mate the mover threatens after `m`? Tested by playing `m` in
+/// the position before the checking move, the checker passing instead: if the mover would
+/// threaten no mate there, the threat comes from the check, and the answer is not 杀. An
+/// answer that cannot be played there (it takes the checking piece, say) or a check with
+/// no known previous move is not treated as self-inflicted.
+fn self_inflicted(pos: &mut Position, m: Move) -> bool {
+    before_check(pos, |p| {
+        if !p.is_legal(m) {
+            return false;
+        }
+        p.make_move(m);
+        let mut inflicted = false;
+        if !p.in_check() {
+            p.make_null();
+            inflicted = !has_mate_in_one(p) && !mate_by_checks(p, MATE_THREAT_MOVES);
+            p.unmake_null();
+        }
+        p.unmake_move();
+        inflicted
+    })
+    .unwrap_or(false)
+}
+
 /// Classifies the legal move `m` in `pos` (the position before it). `pos` is left as it
 /// was found.
 pub fn classify(pos: &mut Position, m: Move) -> Classified {
@@ -496,15 +535,27 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
 
     // 28.2: a threat to mate on the very next move is a mate threat whatever came before;
     // a longer mating attack by continuous checks counts when this move created it (a side
-    // with overwhelming material always has one, and its idle moves are not 杀). A side in
-    // check has no free threats to compare with.
+    // with overwhelming material always has one, and its idle moves are not 杀).
+    // 27.4 / 28.18: an answer to a check that only profits from the checker's own exposure
+    // (自毙) is not 杀; one that brings a new way to mate still is.
     let mate_threat = match mate_after {
         MateThreat::None => false,
-        MateThreat::NextMove => true,
-        MateThreat::ByChecks => in_check_before || !mate_by_checks(pos, MATE_THREAT_MOVES),
+        MateThreat::NextMove => !(in_check_before && self_inflicted(pos, m)),
+        MateThreat::ByChecks => {
+            if in_check_before {
+                !self_inflicted(pos, m)
+            } else {
+                !mate_by_checks(pos, MATE_THREAT_MOVES)
+            }
+        }
     };
-    let victims_before = if in_check_before || victims_after.all().next().is_none() {
+    // 29.3.1: what the mover threatened before this move; a side in check is measured in the
+    // position before the check (the checker passing), so an answer to a check does not
+    // chase a piece it already attacked then
+    let victims_before = if victims_after.all().next().is_none() {
         Threats::default()
+    } else if in_check_before {
+        before_check(pos, threats).unwrap_or_default()
     } else {
         threats(pos)
     };
