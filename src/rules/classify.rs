@@ -549,13 +549,24 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
             }
         }
     };
-    // 29.3.1: what the mover threatened before this move; a side in check is measured in the
-    // position before the check (the checker passing), so an answer to a check does not
-    // chase a piece it already attacked then
+    // 29.3.1: what the mover threatened before this move. A side in check cannot carry out
+    // its threats, so they are measured in the position before the check (the checker
+    // passing), keeping only pieces it still attacks now: an answer to a check does not
+    // chase a piece it attacked all along, but does chase one it attacks afresh.
     let victims_before = if victims_after.all().next().is_none() {
         Threats::default()
     } else if in_check_before {
-        before_check(pos, threats).unwrap_or_default()
+        let mut t = before_check(pos, threats).unwrap_or_default();
+        let us = pos.side_to_move();
+        let occ = pos.occupancy().bitboard();
+        let still = |v: &Square| {
+            pos.piece_on(*v).is_some_and(|p| p.color() != us)
+                && !pos.attackers_to(*v, us, occ).is_empty()
+        };
+        t.direct.retain(still);
+        t.shared_root.retain(still);
+        t.by_check.retain(still);
+        t
     } else {
         threats(pos)
     };
