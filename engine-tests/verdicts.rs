@@ -8,6 +8,7 @@ use chariot::rules::{GameResult, RuleSet, adjudicate};
 
 struct Case {
     id: String,
+    clauses: Vec<String>,
     fen: String,
     moves: Vec<String>,
     expected: Vec<(RuleSet, GameResult)>,
@@ -46,8 +47,14 @@ fn cases() -> Vec<Case> {
             expected.push((rules, r));
         }
         assert_eq!(expected.len(), 2, "line {}: needs cxa= and axf=", i + 1);
+        assert!(
+            f.len() >= 7,
+            "line {}: needs category, clauses and source",
+            i + 1
+        );
         out.push(Case {
             id: f[0].to_string(),
+            clauses: f[5].split_whitespace().map(String::from).collect(),
             fen: f[1].to_string(),
             moves: f[2].split_whitespace().map(String::from).collect(),
             expected,
@@ -60,7 +67,7 @@ fn cases() -> Vec<Case> {
 #[test]
 fn verdict_cases_under_both_rule_sets() {
     let all = cases();
-    assert!(all.len() >= 45, "only {} cases", all.len());
+    assert!(all.len() >= 120, "only {} cases", all.len());
     let mut failures = Vec::new();
     for case in &all {
         for &(rules, want) in &case.expected {
@@ -107,5 +114,36 @@ fn verdict_cases_under_both_rule_sets() {
         failures.len(),
         all.len() * 2,
         failures.join("\n")
+    );
+}
+
+/// Every clause and numbered sub-clause of CXA 2010 chapters 24-29 (24.5, 29.1, 29.2 and 29.3
+/// through their sub-clauses); engine-tests/verdicts-coverage.md has the table.
+const CLAUSES_24_TO_29: &[&str] = &[
+    "24.1", "24.2", "24.3", "24.4", "24.5.1", "24.5.2", "24.5.3", "25.1", "25.2", "25.3", "25.4",
+    "25.5", "25.6", "26.1", "26.2", "26.3", "26.4", "27.1", "27.2", "27.3", "27.4", "27.5", "27.6",
+    "28.1", "28.2", "28.3", "28.4", "28.5", "28.6", "28.7", "28.8", "28.9", "28.10", "28.11",
+    "28.12", "28.13", "28.14", "28.15", "28.16", "28.17", "28.18", "29.1.1", "29.1.2", "29.1.3",
+    "29.2.1", "29.2.2", "29.2.3", "29.3.1", "29.3.2", "29.3.3", "29.4", "29.5", "29.6", "29.7",
+];
+
+/// Clauses with no case yet (none now), each to be explained in
+/// engine-tests/verdicts-coverage.md.
+const KNOWN_GAPS: &[&str] = &[];
+
+#[test]
+fn every_clause_of_chapters_24_to_29_has_a_case() {
+    let all = cases();
+    let cited = |c: &str| all.iter().any(|case| case.clauses.iter().any(|k| k == c));
+    let missing: Vec<&str> = CLAUSES_24_TO_29
+        .iter()
+        .copied()
+        .filter(|c| !cited(c) && !KNOWN_GAPS.contains(c))
+        .collect();
+    assert!(missing.is_empty(), "clauses without a case: {missing:?}");
+    let closed: Vec<&str> = KNOWN_GAPS.iter().copied().filter(|c| cited(c)).collect();
+    assert!(
+        closed.is_empty(),
+        "known gaps that now have a case (remove them from KNOWN_GAPS and the coverage file): {closed:?}"
     );
 }

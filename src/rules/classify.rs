@@ -18,7 +18,10 @@
 //!
 //! Approximations, documented in the README: 27.3 (key defensive point) is read as "the
 //! side with less attacking material does not chase when all it attacks are advisors and
-//! elephants"; 27.4 (self-inflicted mate threats), 27.6 and 29.7 are not modelled. A mate threat (28.2) is a win the mover
+//! elephants"; 27.6 and 29.7 are not modelled; 27.4 (自毙) is read as "an answer to a check
+//! is 杀 only if it would threaten mate also in the position before that check" (see
+//! `self_inflicted`); 29.4 (a root or a tied piece capturing) is read as "a capture that lets
+//! the opponent win more elsewhere than the capture wins is no chase". A mate threat (28.2) is a win the mover
 //! could force on its very next move, or within [`MATE_THREAT_MOVES`] moves every one but the
 //! last a check; the longer kind counts only when this move created it, since a side with
 //! overwhelming material always has one and its idle moves are not 杀.
@@ -212,6 +215,42 @@ fn can_take_back(pos: &mut Position, from: Square, to: Square) -> bool {
     legal
 }
 
+/// The most the side to move can win by one capture, per target square (the best exchange
+/// on that square, 0 where it wins nothing).
+fn capture_gains(pos: &mut Position) -> Vec<(Square, i32)> {
+    let mut gains: Vec<(Square, i32)> = Vec::new();
+    for &m in pos.legal_captures().iter() {
+        let g = capture_gain(pos, m.from(), m.to()).unwrap_or(0).max(0);
+        match gains.iter_mut().find(|(sq, _)| *sq == m.to()) {
+            Some(entry) => entry.1 = entry.1.max(g),
+            None => gains.push((m.to(), g)),
+        }
+    }
+    gains
+}
+
+/// 29.4: a piece that is the root of another piece, or is tied to its post (被牵), that
+/// captures an unprotected piece chases only if the exchange comes out even or better:
+/// the capture `m` (worth `gained`) abandons more when the opponent could then win, by a
+/// capture elsewhere, more than `gained` on a square where it could win less before.
+/// The side to move must not be in check.
+fn abandons_more(pos: &mut Position, m: Move, gained: i32) -> bool {
+    if pos.in_check() {
+        return false;
+    }
+    pos.make_null();
+    let before = capture_gains(pos);
+    pos.unmake_null();
+    pos.make_move(m);
+    let after = capture_gains(pos);
+    pos.unmake_move();
+    after.iter().any(|&(sq, g)| {
+        sq != m.to()
+            && g > gained
+            && g > before.iter().find(|(s, _)| *s == sq).map_or(0, |&(_, b)| b)
+    })
+}
+
 /// Enemy pieces the side to move threatens to win by a direct capture next move: (won
 /// outright by the exchange, unprotected only because they share their single root with
 /// another attacked piece).
@@ -240,6 +279,8 @@ fn direct_threats(pos: &mut Position) -> (Vec<Square>, Vec<Square>) {
             continue;
         }
         match capture_gain(pos, from, to) {
+            // 29.4: not when the capture abandons more than it wins
+            Some(g) if g > 0 && abandons_more(pos, m, value(victim, to)) => {}
             Some(g) if g > 0 => victims.push(to),
             Some(_) => {
                 let roots = true_roots(pos, from, to);
@@ -424,6 +465,46 @@ fn incidental_defensive_chase(pos: &mut Position, m: Move, victims: &[Square]) -
     only_weak
 }
 
+/// Runs `f` on the position before the opponent's last move (a check the side to move must
+/// answer), with the opponent passing instead, so the side to move is to move there too;
+/// `None` when there is no such move or that position was itself a check.
+fn before_check<T>(pos: &mut Position, f: impl FnOnce(&mut Position) -> T) -> Option<T> {
+    let check = pos.history().last().and_then(|u| u.mv)?;
+    pos.unmake_move();
+    let mut out = None;
+    if !pos.in_check() {
+        pos.make_null();
+        out = Some(f(pos));
+        pos.unmake_null();
+    }
+    pos.make_move(check);
+    out
+}
+
+/// 27.4 / 28.18 (自毙): `pos` is in check and `m` answers it. Was the check itself what
+/// exposed the checker to the mate the mover threatens after `m`? Tested by playing `m` in
+/// the position before the checking move, the checker passing instead: if the mover would
+/// threaten no mate there, the threat comes from the check, and the answer is not 杀. An
+/// answer that cannot be played there (it takes the checking piece, say) or a check with
+/// no known previous move is not treated as self-inflicted.
+fn self_inflicted(pos: &mut Position, m: Move) -> bool {
+    before_check(pos, |p| {
+        if !p.is_legal(m) {
+            return false;
+        }
+        p.make_move(m);
+        let mut inflicted = false;
+        if !p.in_check() {
+            p.make_null();
+            inflicted = !has_mate_in_one(p) && !mate_by_checks(p, MATE_THREAT_MOVES);
+            p.unmake_null();
+        }
+        p.unmake_move();
+        inflicted
+    })
+    .unwrap_or(false)
+}
+
 /// Classifies the legal move `m` in `pos` (the position before it). `pos` is left as it
 /// was found.
 pub fn classify(pos: &mut Position, m: Move) -> Classified {
@@ -456,20 +537,51 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
 
     // 28.2: a threat to mate on the very next move is a mate threat whatever came before;
     // a longer mating attack by continuous checks counts when this move created it (a side
-    // with overwhelming material always has one, and its idle moves are not 杀). A side in
-    // check has no free threats to compare with.
+    // with overwhelming material always has one, and its idle moves are not 杀).
+    // 27.4 / 28.18: an answer to a check that only profits from the checker's own exposure
+    // (自毙) is not 杀; one that brings a new way to mate still is.
     let mate_threat = match mate_after {
         MateThreat::None => false,
-        MateThreat::NextMove => true,
-        MateThreat::ByChecks => in_check_before || !mate_by_checks(pos, MATE_THREAT_MOVES),
+        MateThreat::NextMove => !(in_check_before && self_inflicted(pos, m)),
+        MateThreat::ByChecks => {
+            if in_check_before {
+                !self_inflicted(pos, m)
+            } else {
+                !mate_by_checks(pos, MATE_THREAT_MOVES)
+            }
+        }
     };
-    // A side in check has no free threats to compare with, except the captures it could
-    // legally make then (taking the checking piece): a piece that could be won before the
-    // move and still can is not chased by it (29.3.1).
+    // 29.3.1: what the mover threatened before this move. A side in check cannot carry out
+    // its threats, so they are measured in the position before the check (the checker
+    // passing), keeping only pieces it still attacks now: an answer to a check does not
+    // chase a piece it attacked all along, but does chase one it attacks afresh. The
+    // captures it could legally make while in check (taking the checking piece) count as
+    // threats it had too.
     let victims_before = if victims_after.all().next().is_none() {
         Threats::default()
     } else if in_check_before {
-        capture_threats(pos)
+        let mut t = before_check(pos, threats).unwrap_or_default();
+        let us = pos.side_to_move();
+        let occ = pos.occupancy().bitboard();
+        let still = |v: &Square| {
+            pos.piece_on(*v).is_some_and(|p| p.color() != us)
+                && !pos.attackers_to(*v, us, occ).is_empty()
+        };
+        t.direct.retain(still);
+        t.shared_root.retain(still);
+        t.by_check.retain(still);
+        let in_check = capture_threats(pos);
+        for v in in_check.direct {
+            if !t.direct.contains(&v) {
+                t.direct.push(v);
+            }
+        }
+        for v in in_check.shared_root {
+            if !t.shared_root.contains(&v) {
+                t.shared_root.push(v);
+            }
+        }
+        t
     } else {
         threats(pos)
     };

@@ -124,9 +124,17 @@ pub fn judge_cycle(pos: &Position, rules: RuleSet) -> Option<CycleVerdict> {
         }
     }
     let mut judged = Vec::with_capacity(moves.len());
-    for &m in &moves {
+    // the first move is classified in the final position (the same placement), whose last
+    // move is the cycle's own: a verdict depends on the cycle alone (the move that answers
+    // a check is judged against the position before that check, 27.4, 29.3.1)
+    let mut end = pos.clone();
+    for (i, &m) in moves.iter().enumerate() {
         let side = p.side_to_move();
-        let class = classify(&mut p, m);
+        let class = if i == 0 {
+            classify(&mut end, m)
+        } else {
+            classify(&mut p, m)
+        };
         p.make_move(m);
         ids[m.to().index()] = ids[m.from().index()].take();
         let victim_ids = class
