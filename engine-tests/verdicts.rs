@@ -4,6 +4,7 @@
 //! the last move fails the case: each case ends on its deciding move.
 
 use chariot::core::{Move, Position};
+use chariot::rules::repetition::{cycle_result, judge_cycle};
 use chariot::rules::{GameResult, RuleSet, adjudicate};
 
 struct Case {
@@ -146,4 +147,38 @@ fn every_clause_of_chapters_24_to_29_has_a_case() {
         closed.is_empty(),
         "known gaps that now have a case (remove them from KNOWN_GAPS and the coverage file): {closed:?}"
     );
+}
+
+/// The search takes a cycle's result from `cycle_result`, which stops classifying once both
+/// sides have made an idle move: on every repetition of every casebook line (twofold ones
+/// too, as the search meets them) it must equal `judge`'s full verdict.
+#[test]
+fn the_search_result_of_every_cycle_equals_judge() {
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for case in &cases() {
+        for rules in [RuleSet::Cxa, RuleSet::Axf] {
+            let Ok(mut pos) = Position::from_fen(&case.fen) else {
+                continue;
+            };
+            for text in &case.moves {
+                let Some(m) = Move::parse_iccs(text).filter(|&m| pos.is_legal(m)) else {
+                    break;
+                };
+                pos.make_move(m);
+                if let Some(v) = judge_cycle(&pos, rules) {
+                    compared += 1;
+                    let fast = cycle_result(&pos, rules);
+                    if fast != Some(v.result) {
+                        failures.push(format!(
+                            "{} [{rules}] after {text}: judge {}, search {fast:?}",
+                            case.id, v.result
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 500, "only {compared} cycles compared");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

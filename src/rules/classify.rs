@@ -233,22 +233,48 @@ fn capture_gains(pos: &mut Position) -> Vec<(Square, i32)> {
 /// captures an unprotected piece chases only if the exchange comes out even or better:
 /// the capture `m` (worth `gained`) abandons more when the opponent could then win, by a
 /// capture elsewhere, more than `gained` on a square where it could win less before.
-/// The side to move must not be in check.
-fn abandons_more(pos: &mut Position, m: Move, gained: i32) -> bool {
+/// The side to move must not be in check. `before` keeps the opponent's gains before any
+/// capture (the same for every `m` of one position) once worked out.
+fn abandons_more(
+    pos: &mut Position,
+    m: Move,
+    gained: i32,
+    before: &mut Option<Vec<(Square, i32)>>,
+) -> bool {
     if pos.in_check() {
         return false;
     }
-    pos.make_null();
-    let before = capture_gains(pos);
-    pos.unmake_null();
+    // a capture wins at most its victim's value, so only captures of pieces worth more than
+    // `gained` can decide; the opponent's gains before are worked out only if one does
     pos.make_move(m);
-    let after = capture_gains(pos);
+    let mut after: Vec<(Square, i32)> = Vec::new();
+    for &c in pos.legal_captures().iter() {
+        let to = c.to();
+        let worth = pos.piece_on(to).map_or(0, |v| value(v, to));
+        if to == m.to() || worth <= gained {
+            continue;
+        }
+        let g = capture_gain(pos, c.from(), to).unwrap_or(0).max(0);
+        if g > gained {
+            match after.iter_mut().find(|(sq, _)| *sq == to) {
+                Some(entry) => entry.1 = entry.1.max(g),
+                None => after.push((to, g)),
+            }
+        }
+    }
     pos.unmake_move();
-    after.iter().any(|&(sq, g)| {
-        sq != m.to()
-            && g > gained
-            && g > before.iter().find(|(s, _)| *s == sq).map_or(0, |&(_, b)| b)
-    })
+    if after.is_empty() {
+        return false;
+    }
+    let before = before.get_or_insert_with(|| {
+        pos.make_null();
+        let gains = capture_gains(pos);
+        pos.unmake_null();
+        gains
+    });
+    after
+        .iter()
+        .any(|&(sq, g)| g > before.iter().find(|(s, _)| *s == sq).map_or(0, |&(_, b)| b))
 }
 
 /// Enemy pieces the side to move threatens to win by a direct capture next move: (won
@@ -260,6 +286,7 @@ fn direct_threats(pos: &mut Position) -> (Vec<Square>, Vec<Square>) {
     let mut victims: Vec<Square> = Vec::new();
     // protected victims with their single true root, for the insufficient-root rule
     let mut single_rooted: Vec<(Square, Square)> = Vec::new();
+    let mut opponent_gains = None;
     for &m in captures.iter() {
         let (from, to) = (m.from(), m.to());
         let (Some(attacker), Some(victim)) = (pos.piece_on(from), pos.piece_on(to)) else {
@@ -280,7 +307,7 @@ fn direct_threats(pos: &mut Position) -> (Vec<Square>, Vec<Square>) {
         }
         match capture_gain(pos, from, to) {
             // 29.4: not when the capture abandons more than it wins
-            Some(g) if g > 0 && abandons_more(pos, m, value(victim, to)) => {}
+            Some(g) if g > 0 && abandons_more(pos, m, value(victim, to), &mut opponent_gains) => {}
             Some(g) if g > 0 => victims.push(to),
             Some(_) => {
                 let roots = true_roots(pos, from, to);
@@ -557,10 +584,25 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
     // chase a piece it attacked all along, but does chase one it attacks afresh. The
     // captures it could legally make while in check (taking the checking piece) count as
     // threats it had too.
+    // `new_since` compares plain threats after the move with plain threats before it only:
+    // the roundabout forms before (shared roots, 抽吃) matter only when the move has
+    // roundabout threats itself, so they are worked out only then (the same answer, a
+    // fraction of the work: this runs for every move of every cycle the search judges)
+    let roundabout = !victims_after.shared_root.is_empty() || !victims_after.by_check.is_empty();
+    let before = |p: &mut Position| {
+        if roundabout {
+            threats(p)
+        } else {
+            Threats {
+                direct: direct_threats(p).0,
+                ..Threats::default()
+            }
+        }
+    };
     let victims_before = if victims_after.all().next().is_none() {
         Threats::default()
     } else if in_check_before {
-        let mut t = before_check(pos, threats).unwrap_or_default();
+        let mut t = before_check(pos, before).unwrap_or_default();
         let us = pos.side_to_move();
         let occ = pos.occupancy().bitboard();
         let still = |v: &Square| {
@@ -583,7 +625,7 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
         }
         t
     } else {
-        threats(pos)
+        before(pos)
     };
     let mut new = victims_after.new_since(&victims_before);
     if incidental_defensive_chase(pos, m, &new) {

@@ -102,6 +102,30 @@ impl CycleVerdict {
 /// (see [`earlier_occurrences`]); `None` otherwise. The cycle runs from the earliest
 /// occurrence in the reversible history to now.
 pub fn judge_cycle(pos: &Position, rules: RuleSet) -> Option<CycleVerdict> {
+    match judge(pos, rules, false)? {
+        Judged::Verdict(v) => Some(v),
+        Judged::Draw => None,
+    }
+}
+
+/// The result alone of [`judge_cycle`] (what the search needs), by the same classification,
+/// stopping as soon as each side has made an idle move: such a side is neither checking
+/// perpetually nor forbidden under either rule set (an idle move attacks nothing), so the
+/// cycle is a draw whatever its other moves are.
+pub fn cycle_result(pos: &Position, rules: RuleSet) -> Option<GameResult> {
+    match judge(pos, rules, true)? {
+        Judged::Verdict(v) => Some(v.result),
+        Judged::Draw => Some(GameResult::Draw),
+    }
+}
+
+enum Judged {
+    Verdict(CycleVerdict),
+    /// Both sides made an idle move (only when asked to stop there).
+    Draw,
+}
+
+fn judge(pos: &Position, rules: RuleSet, stop_when_both_idle: bool) -> Option<Judged> {
     let (count, back) = earlier_occurrences(pos);
     if count == 0 {
         return None;
@@ -128,6 +152,7 @@ pub fn judge_cycle(pos: &Position, rules: RuleSet) -> Option<CycleVerdict> {
     // move is the cycle's own: a verdict depends on the cycle alone (the move that answers
     // a check is judged against the position before that check, 27.4, 29.3.1)
     let mut end = pos.clone();
+    let mut idle = [false; 2];
     for (i, &m) in moves.iter().enumerate() {
         let side = p.side_to_move();
         let class = if i == 0 {
@@ -135,6 +160,12 @@ pub fn judge_cycle(pos: &Position, rules: RuleSet) -> Option<CycleVerdict> {
         } else {
             classify(&mut p, m)
         };
+        if stop_when_both_idle && class.kind == MoveKind::Idle {
+            idle[side as usize] = true;
+            if idle[0] && idle[1] {
+                return Some(Judged::Draw);
+            }
+        }
         p.make_move(m);
         ids[m.to().index()] = ids[m.from().index()].take();
         let victim_ids = class
@@ -153,7 +184,7 @@ pub fn judge_cycle(pos: &Position, rules: RuleSet) -> Option<CycleVerdict> {
     let black = conduct(&judged, Color::Black, rules);
     let (result, clauses) = verdict(&red, &black);
     let description = describe(&p, &ids, &judged, &red, &black, result, rules);
-    Some(CycleVerdict {
+    Some(Judged::Verdict(CycleVerdict {
         result,
         rules,
         start_fen,
@@ -162,7 +193,7 @@ pub fn judge_cycle(pos: &Position, rules: RuleSet) -> Option<CycleVerdict> {
         black,
         clauses,
         description,
-    })
+    }))
 }
 
 fn conduct(moves: &[CycleMove], side: Color, rules: RuleSet) -> Conduct {

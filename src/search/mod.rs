@@ -20,7 +20,7 @@ use crate::core::{Move, PieceType, Position};
 use crate::eval::nnue::NnueEval;
 use crate::eval::nnue::format::Network;
 use crate::eval::{MATERIAL_MG, evaluate};
-use crate::rules::repetition::{earlier_occurrences, is_repetition, judge_cycle};
+use crate::rules::repetition::{cycle_result, earlier_occurrences, is_repetition};
 use crate::rules::{
     GameResult, MOVE_LIMIT_PLIES, RuleSet, insufficient_material, move_limit_plies,
 };
@@ -556,7 +556,7 @@ impl Searcher {
                 Some(r) => r,
                 None => {
                     self.ticks += TICKS_PER_VERDICT;
-                    let r = judge_cycle(pos, rules).map_or(GameResult::Draw, |v| v.result);
+                    let r = cycle_result(pos, rules).unwrap_or(GameResult::Draw);
                     self.verdicts.put(sig, rules, r);
                     r
                 }
