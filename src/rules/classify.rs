@@ -27,6 +27,7 @@
 //! overwhelming material always has one and its idle moves are not 杀.
 
 use crate::core::{Color, Move, MoveList, Piece, PieceType, Position, Square, gen_type};
+use std::fmt::Write;
 
 /// How far the mate-threat test looks: mates in this many moves of the mover, all but the
 /// last one checks.
@@ -275,6 +276,105 @@ fn abandons_more(
     after
         .iter()
         .any(|&(sq, g)| g > before.iter().find(|(s, _)| *s == sq).map_or(0, |&(_, b)| b))
+}
+
+/// A piece in words: `red horse`, `black cannon`.
+pub fn piece_name(p: Piece) -> String {
+    format!("{} {}", p.color(), format!("{:?}", p.kind()).to_lowercase())
+}
+
+/// Plain words on one chased piece (issue: `judge` explains the hard cases): `pos` is the
+/// position after the chasing move, the victim's side to move. Names each enemy piece that
+/// attacks it and through what (a cannon's screen, a rook's or a discovered line), then its
+/// roots, each true or false (28.16): a root is false when taking back would be illegal
+/// (pinned against its king, or the kings would face each other) or would let the chaser
+/// mate at once.
+pub fn explain_chase(pos: &mut Position, victim: Square) -> String {
+    let Some(vp) = pos.piece_on(victim) else {
+        return String::new();
+    };
+    let chaser = !vp.color();
+    let mut attackers: Vec<Square> = Vec::new();
+    let mut said: Vec<String> = Vec::new();
+    for sq in Square::ALL {
+        let Some(p) = pos.piece_on(sq) else { continue };
+        if p.color() != chaser
+            || p.kind() == PieceType::King
+            || !pos.piece_attacks(p, sq, pos.occupancy()).contains(victim)
+        {
+            continue;
+        }
+        attackers.push(sq);
+        let line = crate::core::attacks::between(sq, victim);
+        let how = match p.kind() {
+            PieceType::Cannon => {
+                let occ = pos.occupancy().bitboard();
+                Square::ALL
+                    .iter()
+                    .find(|&&s| line.contains(s) && occ.contains(s))
+                    .and_then(|&s| pos.piece_on(s).map(|q| (s, q)))
+                    .map(|(s, q)| format!(" over the {} on {s}", piece_name(q)))
+                    .unwrap_or_default()
+            }
+            PieceType::Rook if sq.file() == victim.file() => " along the file".to_string(),
+            PieceType::Rook => " along the rank".to_string(),
+            _ => String::new(),
+        };
+        said.push(format!("the {} on {sq}{how}", piece_name(p)));
+    }
+    let mut text = format!("the {} on {victim}", piece_name(vp));
+    if said.is_empty() {
+        text.push_str(": no piece attacks it now");
+        return text;
+    }
+    let _ = write!(text, ": attacked by {}", said.join(" and "));
+    // roots, seen after the first attacker that can legally take it does so
+    if pos.in_check() {
+        return text;
+    }
+    pos.make_null();
+    let capture = attackers
+        .iter()
+        .filter_map(|&a| Move::new(a, victim))
+        .find(|&m| pos.is_legal(m));
+    let mut roots: Vec<String> = Vec::new();
+    if let Some(m) = capture {
+        pos.make_move(m);
+        for sq in Square::ALL {
+            let Some(q) = pos.piece_on(sq) else { continue };
+            if q.color() != vp.color()
+                || !pos.piece_attacks(q, sq, pos.occupancy()).contains(victim)
+            {
+                continue;
+            }
+            let Some(back) = Move::new(sq, victim) else {
+                continue;
+            };
+            let verdict = if !pos.is_legal(back) {
+                "false: taking back would leave its own king in check or facing the other king"
+            } else {
+                pos.make_move(back);
+                let mated = has_mate_in_one(pos);
+                pos.unmake_move();
+                if mated {
+                    "false: taking back would allow mate at once"
+                } else {
+                    "true"
+                }
+            };
+            roots.push(format!("the {} on {sq} ({verdict})", piece_name(q)));
+        }
+        pos.unmake_move();
+    }
+    pos.unmake_null();
+    if capture.is_none() {
+        text.push_str("; no attacker can take it legally now");
+    } else if roots.is_empty() {
+        text.push_str("; it has no root");
+    } else {
+        let _ = write!(text, "; roots: {}", roots.join(", "));
+    }
+    text
 }
 
 /// Enemy pieces the side to move threatens to win by a direct capture next move: (won
@@ -647,6 +747,32 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn explain_chase_names_the_attacker_and_a_false_root() {
+        // black horse d5, its only root the rook e5, pinned by the red rook e1 against the
+        // black king e9
+        let fen = "4k4/9/9/9/3nr4/9/9/9/3RR4/3K5 b - - 0 1";
+        let mut pos = Position::from_fen(fen).unwrap();
+        let text = explain_chase(&mut pos, Square::parse("d5").unwrap());
+        assert!(
+            text.contains("attacked by the red rook on d1 along the file"),
+            "{text}"
+        );
+        assert!(
+            text.contains("the black rook on e5 (false: taking back would leave its own king"),
+            "{text}"
+        );
+        assert_eq!(
+            pos.fen(),
+            Position::from_fen(fen).unwrap().fen(),
+            "position unchanged"
+        );
+        // the same piece with a true root: the king off the e-file, nothing pinned
+        let mut pos = Position::from_fen("3k5/9/9/9/3nr4/9/9/9/3RR4/3K5 b - - 0 1").unwrap();
+        let text = explain_chase(&mut pos, Square::parse("d5").unwrap());
+        assert!(text.contains("the black rook on e5 (true)"), "{text}");
+    }
 
     fn classify_iccs(fen: &str, mv: &str) -> Classified {
         let mut pos = Position::from_fen(fen).unwrap();

@@ -1,9 +1,9 @@
 //! Repetition (循环反复, 24–26): finding a repeated position cheaply, and, only when one is
 //! found, judging the cycle under a rule set.
 
-use super::classify::{Classified, MoveKind, classify};
+use super::classify::{Classified, MoveKind, classify, piece_name};
 use super::{GameResult, RuleSet};
-use crate::core::{Color, Move, Piece, Position, Square};
+use crate::core::{Color, Move, Position, Square};
 use std::fmt::Write;
 
 /// How many earlier occurrences of the current position the reversible part of the history
@@ -270,10 +270,6 @@ fn conduct_name(c: &Conduct) -> String {
             }
         }
     }
-}
-
-fn piece_name(p: Piece) -> String {
-    format!("{} {}", p.color(), format!("{:?}", p.kind()).to_lowercase())
 }
 
 fn describe(

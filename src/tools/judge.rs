@@ -175,6 +175,33 @@ fn cycle_lines(kind: &EndKind) -> Vec<(String, String, String, Vec<String>)> {
     out
 }
 
+/// One line for each chased piece of each distinct chasing move of the cycle: who attacks
+/// it, through what, and its roots, true or false (`rules::classify::explain_chase`).
+fn why_lines(kind: &EndKind) -> Vec<String> {
+    let EndKind::Repetition(cycle) = kind else {
+        return Vec::new();
+    };
+    let Ok(mut pos) = Position::from_fen(&cycle.start_fen) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for cm in &cycle.moves {
+        let chinese = to_chinese(&pos, cm.mv);
+        pos.make_move(cm.mv);
+        for &v in &cm.class.victims {
+            let line = format!(
+                "{chinese} ({}) chases {}",
+                cm.mv,
+                crate::rules::classify::explain_chase(&mut pos, v)
+            );
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    out
+}
+
 /// The plain-text report; its first line is exactly `result: <result>`.
 pub fn report_text(j: &Judgement) -> String {
     let v = &j.verdict;
@@ -217,6 +244,9 @@ pub fn report_text(j: &Judgement) -> String {
             })
             .collect();
         let _ = writeln!(s, "cycle: {}", moves.join(" "));
+    }
+    for line in why_lines(&v.kind) {
+        let _ = writeln!(s, "why: {line}");
     }
     s
 }
