@@ -252,7 +252,8 @@ pub fn report_text(j: &Judgement) -> String {
 }
 
 /// One JSON object: `result`, `reason`, `rule_set`, `clauses`, `ply`, `kind`, `ignored`,
-/// and for repetitions `cycle` (each move in ICCS and Chinese, its class and victims).
+/// and for repetitions `cycle` (each move in ICCS and Chinese, its class and victims) and
+/// `why` (the text report's `why:` lines; empty otherwise).
 pub fn report_json(j: &Judgement) -> String {
     let v = &j.verdict;
     let clauses: Vec<String> = v.clauses.iter().map(|c| json_str(c)).collect();
@@ -269,8 +270,9 @@ pub fn report_json(j: &Judgement) -> String {
             )
         })
         .collect();
+    let why: Vec<String> = why_lines(&v.kind).iter().map(|w| json_str(w)).collect();
     format!(
-        "{{\"result\":{},\"reason\":{},\"rule_set\":{},\"clauses\":[{}],\"ply\":{},\"kind\":{},\"ignored\":{},\"cycle\":[{}]}}",
+        "{{\"result\":{},\"reason\":{},\"rule_set\":{},\"clauses\":[{}],\"ply\":{},\"kind\":{},\"ignored\":{},\"cycle\":[{}],\"why\":[{}]}}",
         json_str(v.result.as_str()),
         json_str(&v.description),
         json_str(&j.rules.to_string()),
@@ -278,7 +280,8 @@ pub fn report_json(j: &Judgement) -> String {
         j.ply,
         json_str(kind_name(&v.kind)),
         j.ignored,
-        cycle.join(",")
+        cycle.join(","),
+        why.join(",")
     )
 }
 
@@ -292,6 +295,28 @@ mod tests {
         let g = parse_pgn(pgn).unwrap();
         assert_eq!(g.fen.as_deref(), Some("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
         assert_eq!(g.moves, vec!["h2e2", "h9g7", "h0g2", "i9h9", "炮二平五"]);
+    }
+
+    #[test]
+    fn chases_are_explained_in_text_and_json() {
+        // red horse g2<->i3 against a pawn g4<->f4 (pyffish-disagreements.txt P29): only
+        // g2i3 chases, the pawn on g4 without a root
+        let game = GameText {
+            fen: Some(
+                "2bakabr1/r8/5cn2/n1p5p/9/2B3p1P/P1P1P4/1C4N2/4K4/Rc1A1ABR1 w - - 0 1".into(),
+            ),
+            moves: "g2i3 g4f4 i3g2 f4g4 g2i3 g4f4 i3g2 f4g4"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+        };
+        let j = judge(&game, RuleSet::Cxa).unwrap();
+        let why = "马三进一 (g2i3) chases the black pawn on g4: attacked by the red horse on i3; \
+                   it has no root";
+        let text = report_text(&j);
+        assert_eq!(text.matches("why: ").count(), 1, "{text}");
+        assert!(text.contains(&format!("why: {why}\n")), "{text}");
+        assert!(report_json(&j).ends_with(&format!(",\"why\":[{}]}}", json_str(why))));
     }
 
     #[test]
