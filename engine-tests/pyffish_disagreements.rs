@@ -5,18 +5,10 @@
 //! after it Chariot's verdict must be the `chariot=` column. The `pyffish=` column is what
 //! pyffish said; it must differ from Chariot's, or the line documents nothing.
 
-use chariot::core::{Move, Position};
-use chariot::rules::{GameResult, RuleSet, adjudicate};
+mod common;
 
-fn parse_result(s: &str) -> Option<GameResult> {
-    Some(match s {
-        "red" => GameResult::RedWins,
-        "black" => GameResult::BlackWins,
-        "draw" => GameResult::Draw,
-        "ongoing" => GameResult::Ongoing,
-        _ => return None,
-    })
-}
+use chariot::rules::{GameResult, RuleSet};
+use common::{field_lines, parse_result, play_case};
 
 struct Case {
     id: String,
@@ -27,18 +19,8 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("engine-tests/pyffish-disagreements.txt");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let n = i + 1;
-        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+    for (n, f) in field_lines("pyffish-disagreements.txt") {
         assert!(f.len() >= 7, "line {n}: needs 7 fields, has {}", f.len());
         let mut chariot = None;
         let mut pyffish = None;
@@ -58,8 +40,8 @@ fn cases() -> Vec<Case> {
         assert_ne!(chariot, pyffish, "line {n}: the two verdicts agree");
         assert!(!f[5].is_empty(), "line {n}: no clause");
         out.push(Case {
-            id: f[0].to_string(),
-            fen: f[1].to_string(),
+            id: f[0].clone(),
+            fen: f[1].clone(),
             moves: f[2].split_whitespace().map(String::from).collect(),
             chariot,
             line: n,
@@ -74,36 +56,14 @@ fn chariot_side_of_every_pyffish_disagreement() {
     assert!(all.len() >= 10, "only {} cases", all.len());
     let mut failures = Vec::new();
     for case in &all {
-        let mut pos = Position::from_fen(&case.fen)
-            .unwrap_or_else(|e| panic!("{} (line {}): {e}", case.id, case.line));
-        let mut early = None;
-        for (ply, text) in case.moves.iter().enumerate() {
-            let m = Move::parse_iccs(text)
-                .filter(|&m| pos.is_legal(m))
-                .unwrap_or_else(|| {
-                    panic!(
-                        "{} (line {}): ply {} '{text}' is illegal",
-                        case.id,
-                        case.line,
-                        ply + 1
-                    )
-                });
-            pos.make_move(m);
-            if ply + 1 < case.moves.len() && early.is_none() {
-                let v = adjudicate(&pos, RuleSet::Axf);
-                if v.is_over() {
-                    early = Some(format!("ended at ply {}: {}", ply + 1, v.description));
-                }
-            }
-        }
-        let v = adjudicate(&pos, RuleSet::Axf);
-        if let Some(e) = early {
-            failures.push(format!("{} (line {}) {e}", case.id, case.line));
-        } else if v.result != case.chariot {
-            failures.push(format!(
-                "{} (line {}): expected {}, got {}: {}",
-                case.id, case.line, case.chariot, v.result, v.description
-            ));
+        let who = format!("{} (line {})", case.id, case.line);
+        match play_case(&who, &case.fen, &case.moves, RuleSet::Axf) {
+            Err(e) => failures.push(format!("{who} {e}")),
+            Ok(v) if v.result != case.chariot => failures.push(format!(
+                "{who}: expected {}, got {}: {}",
+                case.chariot, v.result, v.description
+            )),
+            Ok(_) => {}
         }
     }
     assert!(

@@ -3,9 +3,12 @@
 //! the last move must be the expected one for `cxa` and for `axf`. A decisive event before
 //! the last move fails the case: each case ends on its deciding move.
 
+mod common;
+
 use chariot::core::{Move, Position};
 use chariot::rules::repetition::{cycle_result, judge_cycle};
-use chariot::rules::{GameResult, RuleSet, adjudicate};
+use chariot::rules::{GameResult, RuleSet};
+use common::{field_lines, parse_result, play_case};
 
 struct Case {
     id: String,
@@ -16,50 +19,28 @@ struct Case {
     line: usize,
 }
 
-fn parse_result(s: &str) -> Option<GameResult> {
-    Some(match s {
-        "red" => GameResult::RedWins,
-        "black" => GameResult::BlackWins,
-        "draw" => GameResult::Draw,
-        "ongoing" => GameResult::Ongoing,
-        _ => return None,
-    })
-}
-
 fn cases() -> Vec<Case> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/verdicts.txt");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let f: Vec<&str> = line.split('|').map(str::trim).collect();
-        assert!(f.len() >= 4, "verdicts.txt line {}: too few fields", i + 1);
+    for (n, f) in field_lines("verdicts.txt") {
+        assert!(f.len() >= 4, "verdicts.txt line {n}: too few fields");
         let mut expected = Vec::new();
         for item in f[3].split_whitespace() {
             let (k, v) = item
                 .split_once('=')
-                .unwrap_or_else(|| panic!("line {}: bad result '{item}'", i + 1));
-            let rules: RuleSet = k.parse().unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
-            let r = parse_result(v).unwrap_or_else(|| panic!("line {}: bad result '{v}'", i + 1));
+                .unwrap_or_else(|| panic!("line {n}: bad result '{item}'"));
+            let rules: RuleSet = k.parse().unwrap_or_else(|e| panic!("line {n}: {e}"));
+            let r = parse_result(v).unwrap_or_else(|| panic!("line {n}: bad result '{v}'"));
             expected.push((rules, r));
         }
-        assert_eq!(expected.len(), 2, "line {}: needs cxa= and axf=", i + 1);
-        assert!(
-            f.len() >= 7,
-            "line {}: needs category, clauses and source",
-            i + 1
-        );
+        assert_eq!(expected.len(), 2, "line {n}: needs cxa= and axf=");
+        assert!(f.len() >= 7, "line {n}: needs category, clauses and source");
         out.push(Case {
-            id: f[0].to_string(),
+            id: f[0].clone(),
             clauses: f[5].split_whitespace().map(String::from).collect(),
-            fen: f[1].to_string(),
+            fen: f[1].clone(),
             moves: f[2].split_whitespace().map(String::from).collect(),
             expected,
-            line: i + 1,
+            line: n,
         });
     }
     out
@@ -71,41 +52,15 @@ fn verdict_cases_under_both_rule_sets() {
     assert!(all.len() >= 120, "only {} cases", all.len());
     let mut failures = Vec::new();
     for case in &all {
+        let who = format!("{} (line {})", case.id, case.line);
         for &(rules, want) in &case.expected {
-            let mut pos = Position::from_fen(&case.fen)
-                .unwrap_or_else(|e| panic!("{} (line {}): {e}", case.id, case.line));
-            let mut early = None;
-            for (ply, text) in case.moves.iter().enumerate() {
-                let m = Move::parse_iccs(text).filter(|&m| pos.is_legal(m));
-                let m = m.unwrap_or_else(|| {
-                    panic!(
-                        "{} (line {}): ply {} '{text}' is illegal",
-                        case.id,
-                        case.line,
-                        ply + 1
-                    )
-                });
-                pos.make_move(m);
-                if ply + 1 < case.moves.len() && early.is_none() {
-                    let v = adjudicate(&pos, rules);
-                    if v.is_over() {
-                        early = Some(format!(
-                            "ended early at ply {}: {} ({})",
-                            ply + 1,
-                            v.result,
-                            v.description
-                        ));
-                    }
-                }
-            }
-            let v = adjudicate(&pos, rules);
-            if let Some(e) = early {
-                failures.push(format!("{} [{rules}] {e}", case.id));
-            } else if v.result != want {
-                failures.push(format!(
+            match play_case(&who, &case.fen, &case.moves, rules) {
+                Err(e) => failures.push(format!("{} [{rules}] {e}", case.id)),
+                Ok(v) if v.result != want => failures.push(format!(
                     "{} [{rules}] expected {want}, got {}: {}",
                     case.id, v.result, v.description
-                ));
+                )),
+                Ok(_) => {}
             }
         }
     }

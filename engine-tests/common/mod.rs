@@ -104,3 +104,65 @@ pub fn sample_positions(games: usize, plies: usize) -> Vec<Position> {
     }
     out
 }
+
+/// The case lines of a `|`-separated data file under `engine-tests/` (blank lines and
+/// `#` comments skipped): each with its line number and its fields, trimmed.
+pub fn field_lines(name: &str) -> Vec<(usize, Vec<String>)> {
+    let path = data_path(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .map(|(n, l)| (n, l.split('|').map(|f| f.trim().to_string()).collect()))
+        .collect()
+}
+
+/// `red`, `black`, `draw` or `ongoing`, as the rule data files write results.
+pub fn parse_result(s: &str) -> Option<chariot::rules::GameResult> {
+    use chariot::rules::GameResult;
+    Some(match s {
+        "red" => GameResult::RedWins,
+        "black" => GameResult::BlackWins,
+        "draw" => GameResult::Draw,
+        "ongoing" => GameResult::Ongoing,
+        _ => return None,
+    })
+}
+
+/// Plays a case's ICCS moves from its FEN under `rules`, judging after every move: the
+/// verdict after the last move, or an error when the game was decided before it. An illegal
+/// move panics, naming `who` (the case's id and line).
+pub fn play_case(
+    who: &str,
+    fen: &str,
+    moves: &[String],
+    rules: chariot::rules::RuleSet,
+) -> Result<chariot::rules::Verdict, String> {
+    use chariot::core::Move;
+    use chariot::rules::adjudicate;
+    let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{who}: {e}"));
+    let mut early = None;
+    for (ply, text) in moves.iter().enumerate() {
+        let m = Move::parse_iccs(text)
+            .filter(|&m| pos.is_legal(m))
+            .unwrap_or_else(|| panic!("{who}: ply {} '{text}' is illegal", ply + 1));
+        pos.make_move(m);
+        if ply + 1 < moves.len() && early.is_none() {
+            let v = adjudicate(&pos, rules);
+            if v.is_over() {
+                early = Some(format!(
+                    "ended early at ply {}: {} ({})",
+                    ply + 1,
+                    v.result,
+                    v.description
+                ));
+            }
+        }
+    }
+    match early {
+        Some(e) => Err(e),
+        None => Ok(adjudicate(&pos, rules)),
+    }
+}
