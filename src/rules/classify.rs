@@ -18,19 +18,24 @@
 //!
 //! Approximations, documented in the README: 27.3 (key defensive point) is read as "the
 //! side with less attacking material does not chase when all it attacks are advisors and
-//! elephants"; 27.6 and 29.7 are not modelled; 27.4 (自毙) is read as "an answer to a check
-//! is 杀 only if it would threaten mate also in the position before that check" (see
-//! `self_inflicted`); 29.4 (a root or a tied piece capturing) is read as "a capture that lets
-//! the opponent win more elsewhere than the capture wins is no chase". A mate threat (28.2) is a win the mover
-//! could force on its very next move, or within [`MATE_THREAT_MOVES`] moves every one but the
-//! last a check; the longer kind counts only when this move created it, since a side with
-//! overwhelming material always has one and its idle moves are not 杀.
+//! elephants"; 27.6's first half is not modelled; 27.4 (自毙) is read as "an answer to a
+//! check is 杀 only if it would threaten mate also in the position before that check" (see
+//! `self_inflicted`); 29.4 (a root or a tied piece capturing) is read as "a capture that
+//! lets the opponent win more elsewhere than the capture wins is no chase". 29.7 is applied
+//! to a whole cycle ([`grade_chase`], used by `repetition`).
+//!
+//! A mate threat (28.2) is a checkmate (将死) the mover could give with its very next move,
+//! or within [`MATE_THREAT_MOVES`] moves all of them checks; the longer kind counts only
+//! when this move created it, since a side with overwhelming material always has one and
+//! its idle moves are not 杀. A threat to leave the opponent without a legal move while not
+//! in check (困毙) wins too but is no 将死, so it is not 杀 (while a capture that would allow
+//! either at once wins nothing, 29.3.3).
 
 use crate::core::{Color, Move, MoveList, Piece, PieceType, Position, Square, gen_type};
 use std::fmt::Write;
 
-/// How far the mate-threat test looks: mates in this many moves of the mover, all but the
-/// last one checks.
+/// How far the mate-threat test looks: checkmates in this many moves of the mover, every
+/// one a check.
 pub const MATE_THREAT_MOVES: u32 = 3;
 
 /// What a move does, most severe first (27.5).
@@ -108,29 +113,29 @@ pub fn has_mate_in_one(pos: &mut Position) -> bool {
     })
 }
 
-/// Can the side to move force a win in at most `n` of its moves, every move but the last a
-/// check (连续照将)?
+/// Can the side to move checkmate (将死) in at most `n` of its moves, every one a check
+/// (连续照将)? This is the mate of 28.2 (杀): a move that would leave the opponent without a
+/// legal move while not in check (困毙, a stalemate) wins the game too, but is no 将死, so it
+/// is not searched (only checking moves are). `n = 1`: a checkmate next move.
 pub fn mate_by_checks(pos: &mut Position, n: u32) -> bool {
     if n == 0 {
         return false;
     }
     let moves = pos.legal_moves();
     for &m in moves.iter() {
-        let checks = pos.gives_check(m);
+        if !pos.gives_check(m) {
+            continue;
+        }
         pos.make_move(m);
         let replies = pos.legal_moves();
-        let won = if replies.is_empty() {
-            true
-        } else if checks && n > 1 {
-            replies.iter().all(|&r| {
-                pos.make_move(r);
-                let w = mate_by_checks(pos, n - 1);
-                pos.unmake_move();
-                w
-            })
-        } else {
-            false
-        };
+        let won = replies.is_empty()
+            || (n > 1
+                && replies.iter().all(|&r| {
+                    pos.make_move(r);
+                    let w = mate_by_checks(pos, n - 1);
+                    pos.unmake_move();
+                    w
+                }));
         pos.unmake_move();
         if won {
             return true;
@@ -533,9 +538,9 @@ pub fn threats(pos: &mut Position) -> Threats {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum MateThreat {
     None,
-    /// It could win on its very next move.
+    /// It could checkmate with its very next move.
     NextMove,
-    /// It could force a win by continuous checks.
+    /// It could force checkmate by continuous checks.
     ByChecks,
 }
 
@@ -543,7 +548,7 @@ enum MateThreat {
 /// check): measured after a null move. Returns (mate threat, victims).
 fn threats_of_mover(pos: &mut Position) -> (MateThreat, Threats) {
     pos.make_null();
-    let mate = if has_mate_in_one(pos) {
+    let mate = if mate_by_checks(pos, 1) {
         MateThreat::NextMove
     } else if mate_by_checks(pos, MATE_THREAT_MOVES) {
         MateThreat::ByChecks
@@ -553,6 +558,67 @@ fn threats_of_mover(pos: &mut Position) -> (MateThreat, Threats) {
     let victims = threats(pos);
     pos.unmake_null();
     (mate, victims)
+}
+
+/// How a chasing move chases, for 29.7 (a side that chases an unprotected piece or a rook
+/// with its moving piece every move must change; the other side's chases of protected
+/// pieces and of pieces sharing one root count as idle).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChaseGrade {
+    /// The moved piece itself threatens to win a chased piece that has no true root, or a
+    /// rook (长捉无根子或长捉车 by the 动子).
+    pub firm: bool,
+    /// Every chased piece has a true root against each attacker (won only because a lower
+    /// piece attacks it, 29.2.1) or shares its single root with another attacked piece (少根).
+    pub weak: bool,
+}
+
+/// Grades the chase `m` (played in `pos`, which is left as it was) of `victims`, the squares
+/// of the chased pieces after the move as [`classify`] gives them. A check grades as
+/// neither firm nor weak, and so does a piece won by a check first (抽吃).
+pub fn grade_chase(pos: &mut Position, m: Move, victims: &[Square]) -> ChaseGrade {
+    let mut grade = ChaseGrade::default();
+    if victims.is_empty() {
+        return grade;
+    }
+    pos.make_move(m);
+    if !pos.in_check() {
+        pos.make_null();
+        let (direct, shared_root) = direct_threats(pos);
+        let captures = pos.legal_captures();
+        let mut weak = true;
+        for &v in victims {
+            let Some(piece) = pos.piece_on(v) else {
+                weak = false;
+                continue;
+            };
+            if shared_root.contains(&v) {
+                continue;
+            }
+            if !direct.contains(&v) {
+                weak = false;
+                continue;
+            }
+            let attackers: Vec<Square> = captures
+                .iter()
+                .filter(|c| c.to() == v)
+                .map(|c| c.from())
+                .collect();
+            let mut rooted_against_all = true;
+            for &from in &attackers {
+                let rooted = !true_roots(pos, from, v).is_empty();
+                rooted_against_all &= rooted;
+                if from == m.to() && (piece.kind() == PieceType::Rook || !rooted) {
+                    grade.firm = true;
+                }
+            }
+            weak &= rooted_against_all;
+        }
+        grade.weak = weak;
+        pos.unmake_null();
+    }
+    pos.unmake_move();
+    grade
 }
 
 /// Attacking material (rooks, horses, cannons, crossed pawns) of `color`.
@@ -623,7 +689,7 @@ fn self_inflicted(pos: &mut Position, m: Move) -> bool {
         let mut inflicted = false;
         if !p.in_check() {
             p.make_null();
-            inflicted = !has_mate_in_one(p) && !mate_by_checks(p, MATE_THREAT_MOVES);
+            inflicted = !mate_by_checks(p, MATE_THREAT_MOVES);
             p.unmake_null();
         }
         p.unmake_move();

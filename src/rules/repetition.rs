@@ -1,7 +1,7 @@
 //! Repetition (循环反复, 24–26): finding a repeated position cheaply, and, only when one is
 //! found, judging the cycle under a rule set.
 
-use super::classify::{Classified, MoveKind, classify, piece_name};
+use super::classify::{ChaseGrade, Classified, MoveKind, classify, grade_chase, piece_name};
 use super::{GameResult, RuleSet};
 use crate::core::{Color, Move, Position, Square};
 use std::fmt::Write;
@@ -60,6 +60,8 @@ pub struct CycleMove {
     pub class: Classified,
     /// Identities of the chased pieces: the square each stood on when the cycle began.
     pub victim_ids: Vec<Square>,
+    /// A chase counted as idle by 29.7 (its kind is then `Idle`, its victims kept).
+    pub excused: bool,
 }
 
 /// What one side did over the cycle.
@@ -178,11 +180,27 @@ fn judge(pos: &Position, rules: RuleSet, stop_when_both_idle: bool) -> Option<Ju
             side,
             class,
             victim_ids,
+            excused: false,
         });
     }
-    let red = conduct(&judged, Color::Red, rules);
-    let black = conduct(&judged, Color::Black, rules);
-    let (result, clauses) = verdict(&red, &black);
+    let mut red = conduct(&judged, Color::Red, rules);
+    let mut black = conduct(&judged, Color::Black, rules);
+    // 29.7 can only turn a draw between two forbidden sides into a loss for one of them, so
+    // the chases are graded only then (the final position has the start's placement)
+    let excused = rules == RuleSet::Cxa
+        && matches!(
+            (&red, &black),
+            (Conduct::Forbidden(_), Conduct::Forbidden(_))
+        )
+        && excuse_weak_chases(&mut p.clone(), &mut judged);
+    if excused {
+        red = conduct(&judged, Color::Red, rules);
+        black = conduct(&judged, Color::Black, rules);
+    }
+    let (result, mut clauses) = verdict(&red, &black);
+    if excused {
+        clauses.insert(0, "29.7");
+    }
     let description = describe(&p, &ids, &judged, &red, &black, result, rules);
     Some(Judged::Verdict(CycleVerdict {
         result,
@@ -194,6 +212,45 @@ fn judge(pos: &Position, rules: RuleSet, stop_when_both_idle: bool) -> Option<Ju
         clauses,
         description,
     }))
+}
+
+/// 29.7: when one side chases, with the piece it moves, an unprotected piece or a rook with
+/// every move of the cycle, and the other side does not, the other side's chases of
+/// protected pieces or of pieces sharing one root (少根) count as idle (`excused`), so the
+/// first side must change. `pos` has the placement where the cycle starts (it is left
+/// there); returns whether a move was excused.
+fn excuse_weak_chases(pos: &mut Position, moves: &mut [CycleMove]) -> bool {
+    let mut grades: Vec<ChaseGrade> = Vec::with_capacity(moves.len());
+    for cm in moves.iter() {
+        grades.push(if cm.class.kind == MoveKind::Chase {
+            grade_chase(pos, cm.mv, &cm.class.victims)
+        } else {
+            ChaseGrade::default()
+        });
+        pos.make_move(cm.mv);
+    }
+    let firm = |side: Color| {
+        moves
+            .iter()
+            .zip(&grades)
+            .filter(|(m, _)| m.side == side)
+            .all(|(m, g)| m.class.kind == MoveKind::Chase && g.firm)
+    };
+    let Some(chaser) = [Color::Red, Color::Black]
+        .into_iter()
+        .find(|&side| firm(side) && !firm(!side))
+    else {
+        return false;
+    };
+    let mut any = false;
+    for (m, g) in moves.iter_mut().zip(&grades) {
+        if m.side != chaser && m.class.kind == MoveKind::Chase && g.weak {
+            m.class.kind = MoveKind::Idle;
+            m.excused = true;
+            any = true;
+        }
+    }
+    any
 }
 
 fn conduct(moves: &[CycleMove], side: Color, rules: RuleSet) -> Conduct {
@@ -307,6 +364,13 @@ fn describe(
             && matches!(c, Conduct::Forbidden(k) | Conduct::Allowed(k) if k.contains(&MoveKind::Chase))
         {
             let _ = write!(t, ", chasing the {}", named.join(", the "));
+        }
+        if moves.iter().any(|m| m.side == side && m.excused) {
+            t.push_str(
+                "; its chases of protected pieces or of pieces sharing one root (有根子、少根子) \
+                 count as idle, since the other side chases an unprotected piece or a rook \
+                 with its moving piece every move (29.7)",
+            );
         }
         t
     };

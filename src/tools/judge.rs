@@ -198,6 +198,17 @@ fn why_lines(kind: &EndKind) -> Vec<String> {
                 out.push(line);
             }
         }
+        if cm.excused {
+            let line = format!(
+                "{chinese} ({}) counts as idle (29.7): what it chases is protected or shares \
+                 its root, while the other side chases an unprotected piece or a rook with \
+                 its moving piece every move",
+                cm.mv
+            );
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
     }
     out
 }
