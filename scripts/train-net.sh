@@ -3,7 +3,8 @@
 # games, seed SEED, shards FIRST..LAST) with the evaluation TEACHER, train a net on them and
 # print the bench of the engine with it. Data stays outside the repository (DATA_DIR).
 #   scripts/train-net.sh OUT.nnue
-# Settings (environment; the defaults reproduce the shipped net, generation 1):
+# Settings (environment; the defaults reproduce generation 1; the shipped net, generation 2, is
+#   TEACHER=gen1.nnue SEED=2 LAST=48 EPOCHS=10 LR=0.0005 PATIENCE=3, see scripts/README.md):
 #   TEACHER=hce        evaluation of the self-play: hce, nnue (the embedded net) or a net file
 #   SEED=1 FIRST=0 LAST=29 SHARD_GAMES=500 NODES=3000 RANDOM_PLIES=6-10 MAX_PLIES=400
 #   THREADS=(all cores)  DATA_DIR=$HOME/chariot-data/gen-$TEACHER-s$SEED
