@@ -891,6 +891,4 @@ mod tests {
         let strong = "4k4/9/9/9/2b6/R8/9/9/9/3K5 w - - 0 1";
         assert_eq!(classify_iccs(strong, "a4c4").kind, MoveKind::Chase);
     }
-
-
 }
