@@ -61,7 +61,7 @@ fn small_run(state: &Path, extra: &[&str]) -> Vec<String> {
         "--tc",
         "nodes=300",
         "--seed",
-        "3",
+        "4",
         "--openings",
         &data("openings.epd"),
         "--state",
@@ -269,7 +269,7 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
         );
         rs.push(r);
         let (c, a_k): (Vec<f64>, Vec<f64>) = params.iter().map(|t| g.at(t.step, k)).unzip();
-        update(&params, &mut theta, &a_k, &c, r as i64, &deltas(3, k, 3));
+        update(&params, &mut theta, &a_k, &c, r as i64, &deltas(4, k, 3));
         for (t, want) in params.iter().zip(&theta) {
             assert_eq!(
                 number_after(entry, t.name),
@@ -316,7 +316,7 @@ fn other_settings_and_broken_state_files_are_refused() {
     // other settings: pairs, seed, gains, params, time control
     for (from, to) in [
         ("--pairs\n2", "--pairs\n3"),
-        ("--seed\n3", "--seed\n4"),
+        ("--seed\n4", "--seed\n5"),
         ("--tc\nnodes=300", "--tc\nnodes=400"),
         ("NmpBase", "LmpBase"),
         ("--iterations\n3", "--iterations\n4"),
