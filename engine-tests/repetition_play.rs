@@ -31,12 +31,15 @@
 //!
 //! Every search is a fresh engine (empty table), one thread, a fixed depth: reproducible.
 
+mod common;
+
 use chariot::core::{Color, Move, Position};
 use chariot::engine::{Engine, Options};
 use chariot::rules::repetition::earlier_occurrences;
 use chariot::rules::{GameResult, RuleSet};
 use chariot::search::Limits;
 use chariot::search::params::{MATE_BOUND, MAX_PLY, REPETITION_WIN};
+use common::parse_result;
 
 /// Search depth for the verdict cases: deep enough that the reply after the cycle move is
 /// searched with depth left (a repetition is judged in the main search, not in quiescence).
@@ -58,16 +61,6 @@ fn data(name: &str) -> String {
         .join("engine-tests")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-fn parse_result(s: &str) -> Option<GameResult> {
-    Some(match s {
-        "red" => GameResult::RedWins,
-        "black" => GameResult::BlackWins,
-        "draw" => GameResult::Draw,
-        "ongoing" => GameResult::Ongoing,
-        _ => return None,
-    })
 }
 
 struct VerdictCase {
