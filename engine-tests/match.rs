@@ -544,6 +544,61 @@ fn sprt_stops_a_one_sided_match() {
 }
 
 #[test]
+fn a_stop_file_ends_the_match_with_its_report() {
+    let (json, pgn, stop) = (
+        scratch("stop.json"),
+        scratch("stop.pgn"),
+        scratch("stop.now"),
+    );
+    let args = |stop: &PathBuf| {
+        vec![
+            "--engine".to_string(),
+            format!("cmd={}", chariot()),
+            "name=A".into(),
+            "--engine".into(),
+            format!("cmd={}", chariot()),
+            "name=B".into(),
+            "--tc".into(),
+            "nodes=300".into(),
+            "--games".into(),
+            "6".into(),
+            "--concurrency".into(),
+            "1".into(),
+            "--stop-file".into(),
+            stop.display().to_string(),
+            "--json".into(),
+            json.display().to_string(),
+            "--pgn".into(),
+            pgn.display().to_string(),
+        ]
+    };
+    let played = |json: &str| -> usize {
+        json.lines()
+            .find(|l| l.contains("\"games_played\""))
+            .map(|l| field(l, "games_played").parse().unwrap())
+            .unwrap()
+    };
+    // no stop file: all six games
+    let _ = std::fs::remove_file(&stop);
+    let r = run_match(&args(&stop));
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(played(&read(&json)), 6);
+    assert!(!r.stdout.contains("stopped"), "{}", r.stdout);
+    // the file is there: one game (one worker, looked for after each game), then the report
+    std::fs::write(&stop, "").unwrap();
+    let r = run_match(&args(&stop));
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    let text = read(&json);
+    assert_eq!(played(&text), 1, "{text}");
+    assert!(text.contains("stop file"), "{text}");
+    assert!(r.stdout.contains("stopped: stop file"), "{}", r.stdout);
+    assert_eq!(pgn_games(&read(&pgn)).len(), 1);
+    for f in [json, pgn, stop] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
 fn bad_command_lines_get_one_line_errors() {
     let chariot_engine = format!("cmd={}", chariot());
     let two = |rest: &[&str]| -> Vec<String> {

@@ -123,6 +123,12 @@ pub struct RawArgs {
     /// 0) with i % N == K; `chariot match merge` joins the shards' JSON and PGN.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Stop the match once this file exists (looked for after every game): no more games
+    /// are handed out, games under way are dropped, and the report, JSON and PGN of the
+    /// games played are written as for an SPRT stop. For ending a long run early on a
+    /// shared machine without losing its results.
+    #[arg(long, value_name = "FILE")]
+    pub stop_file: Option<PathBuf>,
 }
 
 /// The words of `chariot match merge`.
@@ -197,6 +203,7 @@ pub struct MatchConfig {
     pub event: String,
     pub quiet: bool,
     pub shard: Option<Shard>,
+    pub stop_file: Option<PathBuf>,
 }
 
 fn key_values<'a>(
@@ -516,6 +523,7 @@ impl MatchConfig {
             event: a.event,
             quiet: a.quiet,
             shard,
+            stop_file: a.stop_file,
         })
     }
 

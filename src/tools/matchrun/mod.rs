@@ -270,6 +270,13 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                 go_on = false;
             }
         }
+        if let Some(file) = &cfg.stop_file
+            && stopped.is_none()
+            && file.exists()
+        {
+            stopped = Some(format!("stop file {} found", file.display()));
+            go_on = false;
+        }
         match failed {
             Some(m) => Err(m),
             None => Ok(go_on),
