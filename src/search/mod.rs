@@ -601,7 +601,7 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         if in_check {
-            depth += 1;
+            depth += self.p.check_extension;
         }
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
@@ -815,9 +815,12 @@ impl Searcher {
                     && i >= self.p.lmr_min_moves as usize
                     && quiet
                     && !in_check
-                    && !gives_check
+                    && (!gives_check || self.p.lmr_checks > 0)
                 {
                     r = self.lmr[depth.min(63) as usize][i.min(63)];
+                    if gives_check {
+                        r -= 1;
+                    }
                     if pv_node {
                         r -= 1;
                     }

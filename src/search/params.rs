@@ -133,6 +133,11 @@ tunables! {
     se_margin "SeMargin" = 3, 1 ..= 8, step 1.0;
     se_double_margin "SeDoubleMargin" = 40, 10 ..= 120, step 5.0;
     se_double_max "SeDoubleMax" = 6, 0 ..= 12, step 1.0;
+    /// Plies added at a node in check (the check extension: 1 extends every check).
+    check_extension "CheckExtension" = 1, 0 ..= 1, step 1.0;
+    /// 1: late quiet moves that give check are reduced too, one ply less than other quiet
+    /// moves; 0: they are never reduced.
+    lmr_checks "LmrChecks" = 0, 0 ..= 1, step 1.0;
     /// Quiescence delta pruning margin.
     delta_margin "DeltaMargin" = 150, 50 ..= 400, step 15.0;
     /// Time management: from depth `tm_min_depth` on, the soft limit (when no new
