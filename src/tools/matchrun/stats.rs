@@ -197,6 +197,45 @@ fn erfc(x: f64) -> f64 {
 /// move real estimates.
 pub const REGULARIZE: f64 = 1e-3;
 
+/// Of the distributions over `values` with mean `s`, the one under which results with the
+/// frequencies `freq` (all > 0, summing to 1) are most likely: p_i = f_i / (1 + λ (v_i − s))
+/// with λ the root of Σ f_i (v_i − s) / (1 + λ (v_i − s)) = 0 (a Lagrange multiplier; the
+/// sum falls strictly with λ on the interval where every 1 + λ (v_i − s) > 0, from +∞ to
+/// −∞, so bisection finds it). `values` must be ascending with `s` strictly between the
+/// first and the last.
+fn closest_with_mean(values: &[f64], freq: &[f64], s: f64) -> Vec<f64> {
+    let (first, last) = (values[0], values[values.len() - 1]);
+    let (mut lo, mut hi) = (-1.0 / (last - s), 1.0 / (s - first));
+    let g = |l: f64| -> f64 {
+        values
+            .iter()
+            .zip(freq)
+            .map(|(&v, &f)| f * (v - s) / (1.0 + l * (v - s)))
+            .sum()
+    };
+    // 200 halvings take the interval below f64 resolution; the ends themselves are never
+    // evaluated
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if g(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let l = 0.5 * (lo + hi);
+    let p: Vec<f64> = values
+        .iter()
+        .zip(freq)
+        .map(|(&v, &f)| f / (1.0 + l * (v - s)))
+        .collect();
+    let total: f64 = p.iter().sum();
+    p.into_iter().map(|x| x / total).collect()
+}
+
 /// Which results the SPRT counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtModel {
@@ -236,12 +275,18 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio by the GSPRT normal approximation: with `n` samples of mean
-    /// μ and variance σ² (pairs scored ¼ per half point, or games scored 0, ½, 1), and
-    /// s0, s1 the scores of `elo0` and `elo1`,
-    /// LLR ≈ n (s1 − s0) (2μ − s0 − s1) / (2σ²). Empty bins count as [`REGULARIZE`]
-    /// samples, so that a run of identical results (no variance yet) still gives a finite
-    /// LLR that grows with the run. Zero with no results at all.
+    /// The generalized log-likelihood ratio of H1 against H0 for results of any
+    /// distribution over `values` (pairs scored 0, ¼, ½, ¾, 1, or games scored 0, ½, 1):
+    /// LLR = Σ c_i ln(p1_i / p0_i), where c are the counts and p0, p1 the distributions of
+    /// mean s0 = score(`elo0`) and s1 = score(`elo1`) under which the results are most
+    /// likely ([`closest_with_mean`]). Empty bins count as [`REGULARIZE`] samples. Zero with
+    /// no results at all.
+    ///
+    /// This is the exact form of the normal approximation n (s1 − s0)(2μ − s0 − s1)/(2σ²)
+    /// (μ, σ² of the results), which it approaches when many results lie close to s0 and
+    /// s1; but the approximation needs a sample: with one game pair its variance is that of
+    /// the empty bins, and a single 1½-point pair gave an LLR of 3.7, past the H1 bound of
+    /// α = β = 0.05. Here such a pair gives 0.03.
     pub fn llr(&self, wdl: &Wdl, penta: &Penta) -> f64 {
         let counts: &[u64] = match self.model {
             SprtModel::Pentanomial => &penta.0,
@@ -258,12 +303,14 @@ impl Sprt {
             SprtModel::Pentanomial => &PENTA_VALUES,
             SprtModel::Trinomial => &TRI_VALUES,
         };
-        let Some((mean, var, n)) = mean_var_f(values, &c) else {
-            return 0.0;
-        };
-        let s0 = score_from_elo(self.elo0);
-        let s1 = score_from_elo(self.elo1);
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        let n: f64 = c.iter().sum();
+        let freq: Vec<f64> = c.iter().map(|&x| x / n).collect();
+        let p0 = closest_with_mean(values, &freq, score_from_elo(self.elo0));
+        let p1 = closest_with_mean(values, &freq, score_from_elo(self.elo1));
+        c.iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(&ci, (&a, &b))| ci * (b / a).ln())
+            .sum()
     }
 
     pub fn state(&self, llr: f64) -> SprtState {
@@ -403,43 +450,61 @@ mod tests {
             beta: 0.05,
             model: SprtModel::Pentanomial,
         };
-        // s0 = 0.5, s1 = 1 / (1 + 10^(-5/400)) = 0.507195.
-        // Symmetric pairs [10, 20, 40, 20, 10]: mean 0.5, variance
-        // 2 (0.1 * 0.25 + 0.2 * 0.0625) = 0.075; LLR = 100 * 0.007195 * (1 - 1.007195) / 0.15
-        // = -0.034512.
+        // Expected values from an independent script (bisection on λ, 200 halvings, as in
+        // the doc comment). s0 = 0.5, s1 = 1 / (1 + 10^(-5/400)) = 0.507195.
+        // Symmetric pairs [10, 20, 40, 20, 10]: mean 0.5; the normal approximation gives
+        // 100 * 0.007195 * (1 - 1.007195) / 0.15 = -0.034512, the exact ratio -0.034507.
         let llr = s.llr(&Wdl::default(), &Penta([10, 20, 40, 20, 10]));
-        assert!(close(llr, -0.034_512, 1e-5), "{llr}");
-        // [10, 20, 40, 20, 20] (mean 0.545455, variance 0.088843, 110 pairs):
-        // LLR = 110 * 0.007195 * (1.090909 - 1.007195) / 0.177686 = 0.37288: go on.
+        assert!(close(llr, -0.034_507, 1e-5), "{llr}");
+        // [10, 20, 40, 20, 20] (mean 0.545455): 0.369374 (approximation 0.37288): go on.
         let llr = s.llr(&Wdl::default(), &Penta([10, 20, 40, 20, 20]));
-        assert!(close(llr, 0.372_88, 1e-4), "{llr}");
+        assert!(close(llr, 0.369_374, 1e-5), "{llr}");
         assert_eq!(s.state(llr), SprtState::Continue);
-        // ten times as many pairs, same shape: ten times the LLR, 3.7288 -> H1.
+        // ten times as many pairs, same shape: ten times the LLR, 3.69374 -> H1.
         let llr = s.llr(&Wdl::default(), &Penta([100, 200, 400, 200, 200]));
-        assert!(close(llr, 3.7288, 1e-3), "{llr}");
+        assert!(close(llr, 3.693_74, 1e-4), "{llr}");
         assert_eq!(s.state(llr), SprtState::AcceptH1);
-        // mirror: [200, 200, 400, 200, 100], mean 0.454545: LLR = 1100 * 0.007195 *
-        // (0.909091 - 1.007195) / 0.177686 = -4.3698 -> H0.
+        // mirror: [200, 200, 400, 200, 100], mean 0.454545: -4.31711 -> H0.
         let llr = s.llr(&Wdl::default(), &Penta([200, 200, 400, 200, 100]));
-        assert!(close(llr, -4.3698, 1e-3), "{llr}");
+        assert!(close(llr, -4.317_11, 1e-4), "{llr}");
         assert_eq!(s.state(llr), SprtState::AcceptH0);
         // no results: no evidence
         assert_eq!(s.llr(&Wdl::default(), &Penta::default()), 0.0);
-        // seven drawn pairs and nothing else: the empty bins weigh 0.001 each, so
-        // n = 7.004, mean 0.5, variance 2 (0.001 (0.25 + 0.0625)) / 7.004 = 8.9235e-5;
-        // LLR = 7.004 * 0.007195 * (-0.007195) / 1.7847e-4 = -2.0316
+        // seven drawn pairs and nothing else (empty bins weigh 0.001): -0.096301
         let llr = s.llr(&Wdl::default(), &Penta([0, 0, 7, 0, 0]));
-        assert!(close(llr, -2.0316, 1e-3), "{llr}");
-        // all pairs won: a long run gives H1 quickly
-        let llr = s.llr(&Wdl::default(), &Penta([0, 0, 0, 0, 3]));
-        assert_eq!(s.state(llr), SprtState::AcceptH1, "{llr}");
+        assert!(close(llr, -0.096_301, 1e-5), "{llr}");
+    }
+
+    #[test]
+    fn one_pair_decides_nothing() {
+        // the normal approximation's failure: one pair of 1½ points has no variance but
+        // that of the empty bins, and gave an LLR of 3.74 for [0, 10], past the H1 bound
+        let s = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Pentanomial,
+        };
+        let llr = s.llr(&Wdl::default(), &Penta([0, 0, 0, 1, 0]));
+        assert!(close(llr, 0.028_394, 1e-5), "{llr}");
+        assert_eq!(s.state(llr), SprtState::Continue);
+        // a run of won pairs moves the LLR by ln(s1 / s0) = 0.028424 a pair: H1 after 104
+        let won = |n| s.llr(&Wdl::default(), &Penta([0, 0, 0, 0, n]));
+        assert!(close(won(10), 0.283_737, 1e-5), "{}", won(10));
+        assert_eq!(s.state(won(103)), SprtState::Continue, "{}", won(103));
+        assert_eq!(s.state(won(104)), SprtState::AcceptH1, "{}", won(104));
+        // generation 2 against generation 1 (222 games, session 16): the approximation
+        // said 2.95 (H1); the exact ratio is 2.3237, still short of the bound
+        let llr = s.llr(&Wdl::default(), &Penta([3, 15, 35, 41, 17]));
+        assert!(close(llr, 2.323_71, 1e-4), "{llr}");
     }
 
     #[test]
     fn trinomial_llr_worked_example() {
         // W-D-L 60-20-20 (mean 0.7, variance 0.16, 100 games), elo0 0, elo1 10:
-        // s1 = 1 / (1 + 10^(-10/400)) = 0.514387; LLR = 100 * 0.014387 * (1.4 - 1.014387)
-        // / 0.32 = 1.7337.
+        // s1 = 1 / (1 + 10^(-10/400)) = 0.514387; the normal approximation gives
+        // 100 * 0.014387 * (1.4 - 1.014387) / 0.32 = 1.7337, the exact ratio 1.38982.
         let s = Sprt {
             elo0: 0.0,
             elo1: 10.0,
@@ -453,6 +518,6 @@ mod tests {
             losses: 20,
         };
         let llr = s.llr(&w, &Penta::default());
-        assert!(close(llr, 1.7337, 1e-3), "{llr}");
+        assert!(close(llr, 1.389_82, 1e-4), "{llr}");
     }
 }
