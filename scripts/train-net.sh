@@ -9,6 +9,8 @@
 #   SEED=1 FIRST=0 LAST=29 SHARD_GAMES=500 NODES=3000 RANDOM_PLIES=6-10 MAX_PLIES=400
 #   THREADS=(all cores)  DATA_DIR=$HOME/chariot-data/gen-$TEACHER-s$SEED
 #   HIDDEN=128 EPOCHS=6 BATCH=4096 LR=0.001 WDL=0.25 VALID=0.05 PATIENCE=0 TRAIN_SEED=1
+#   EXTRA_DATA=""      more directories of .games files trained on with this run's own (an
+#                      earlier generation's data: generation 3 adds generation 2's)
 #   (training is deterministic for a given TRAIN_SEED and THREADS: the shipped net was trained
 #   with THREADS=2)
 # Shards already present in DATA_DIR are kept (a run can be resumed, or spread over machines:
@@ -36,6 +38,10 @@ WDL=${WDL:-0.25}
 VALID=${VALID:-0.05}
 PATIENCE=${PATIENCE:-0}
 TRAIN_SEED=${TRAIN_SEED:-1}
+EXTRA_DATA=${EXTRA_DATA:-}
+for d in $EXTRA_DATA; do
+    ls "$d"/*.games > /dev/null || { echo "EXTRA_DATA: no .games files in $d" >&2; exit 1; }
+done
 cargo build --release --quiet
 BIN=./target/release/chariot
 mkdir -p "$DATA_DIR"
@@ -51,9 +57,13 @@ while [ "$shard" -le "$LAST" ]; do
     fi
     shard=$((shard + 1))
 done
-echo "train: hidden $HIDDEN, $EPOCHS epochs, batch $BATCH, lr $LR, wdl $WDL, valid $VALID, seed $TRAIN_SEED, $THREADS threads"
-# shellcheck disable=SC2046
-"$BIN" nnue train $(ls "$DATA_DIR"/*.games) --out "$OUT" --hidden "$HIDDEN" --epochs "$EPOCHS" \
+echo "train: hidden $HIDDEN, $EPOCHS epochs, batch $BATCH, lr $LR, wdl $WDL, valid $VALID, seed $TRAIN_SEED, $THREADS threads${EXTRA_DATA:+, with $EXTRA_DATA}"
+extra=""
+for d in $EXTRA_DATA; do
+    extra="$extra $(ls "$d"/*.games)"
+done
+# shellcheck disable=SC2046,SC2086
+"$BIN" nnue train $(ls "$DATA_DIR"/*.games) $extra --out "$OUT" --hidden "$HIDDEN" --epochs "$EPOCHS" \
     --batch "$BATCH" --lr "$LR" --wdl "$WDL" --valid "$VALID" --patience "$PATIENCE" --seed "$TRAIN_SEED" \
     --threads "$THREADS"
 "$BIN" bench --eval "$OUT" | tail -1

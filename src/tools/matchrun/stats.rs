@@ -1,7 +1,7 @@
 //! Match statistics: Elo from a score with its 95% interval (per game, trinomial, and per
 //! game pair, pentanomial), the likelihood of superiority, and the sequential probability
-//! ratio test with the generalised (GSPRT) normal approximation of the log-likelihood ratio,
-//! on game pairs (pentanomial) or single games (trinomial).
+//! ratio test with the generalised log-likelihood ratio (the most likely distributions of the
+//! two hypotheses' means), on game pairs (pentanomial) or single games (trinomial).
 
 /// Two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
