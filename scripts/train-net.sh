@@ -3,8 +3,9 @@
 # games, seed SEED, shards FIRST..LAST) with the evaluation TEACHER, train a net on them and
 # print the bench of the engine with it. Data stays outside the repository (DATA_DIR).
 #   scripts/train-net.sh OUT.nnue
-# Settings (environment; the defaults reproduce generation 1; the shipped net, generation 2, is
-#   TEACHER=gen1.nnue SEED=2 LAST=48 EPOCHS=10 LR=0.0005 PATIENCE=3, see scripts/README.md):
+# Settings (environment; the defaults reproduce generation 1; the shipped net, generation 3, is
+#   TEACHER=gen2.nnue SEED=3 LAST=25 EPOCHS=20 BATCH=16384 LR=0.0005 PATIENCE=3
+#   EXTRA_DATA=<generation 2's data>, see scripts/README.md):
 #   TEACHER=hce        evaluation of the self-play: hce, nnue (the embedded net) or a net file
 #   SEED=1 FIRST=0 LAST=29 SHARD_GAMES=500 NODES=3000 RANDOM_PLIES=6-10 MAX_PLIES=400
 #   THREADS=(all cores)  DATA_DIR=$HOME/chariot-data/gen-$TEACHER-s$SEED
