@@ -194,6 +194,8 @@ pub struct Searcher {
     ticks: u32,
     /// Static evaluation at each ply of the current line (-INFINITE when in check).
     evals: Vec<i32>,
+    /// The undamped evaluation behind `evals[ply]` (what the hash table keeps).
+    raw_evals: Vec<i32>,
     main: bool,
     /// Helper threads search some iterations one ply deeper, so that the threads spread
     /// over depths and fill the shared table with different work (Lazy SMP).
@@ -239,6 +241,7 @@ impl Searcher {
             double_ext: vec![0; MAX_PLY + 1],
             ticks: 0,
             evals: vec![-INFINITE; MAX_PLY + 2],
+            raw_evals: vec![-INFINITE; MAX_PLY + 2],
             main: true,
             depth_skew: 0,
             root_depth: 0,
@@ -291,13 +294,29 @@ impl Searcher {
         }
     }
 
-    /// Static evaluation for the side to move: the net's, or the hand-crafted one.
+    /// Static evaluation for the side to move: the net's, or the hand-crafted one. This is
+    /// what the hash table keeps; the search reads it through [`Searcher::damped`].
     #[inline]
     fn static_eval(&mut self, pos: &Position) -> i32 {
         match &self.net {
             Some(net) => self.nnue.evaluate(net, pos),
             None => evaluate(pos),
         }
+    }
+
+    /// An evaluation as the search uses it: shrunk toward a draw as the plies without a
+    /// capture near the 60-move limit (`MoveLimitDamping` per cent less at the limit), so
+    /// the side ahead prefers progress to shuffling. The hash table keeps the undamped
+    /// value, since a position's key does not include its capture count.
+    #[inline]
+    fn damped(&self, eval: i32, pos: &Position) -> i32 {
+        let percent = self.p.move_limit_damping;
+        if percent == 0 {
+            return eval;
+        }
+        let limit = MOVE_LIMIT_PLIES as i32;
+        let plies = i32::from(pos.halfmove_clock()).min(limit);
+        eval * (100 * limit - percent * plies) / (100 * limit)
     }
 
     /// Clears histories and killers (a new game; the shared verdict cache is its owner's
@@ -597,7 +616,8 @@ impl Searcher {
         self.path_dependent = false;
         self.pv[ply].clear();
         if ply >= MAX_PLY - 1 {
-            return self.static_eval(pos);
+            let eval = self.static_eval(pos);
+            return self.damped(eval, pos);
         }
         let in_check = pos.in_check();
         if in_check {
@@ -638,17 +658,20 @@ impl Searcher {
         {
             return s;
         }
-        let static_eval = if in_check {
-            -INFINITE
+        // the undamped evaluation (for the hash table) and the one the search uses
+        let (raw_eval, static_eval) = if in_check {
+            (-INFINITE, -INFINITE)
         } else if excluded.is_some() {
-            self.evals[ply]
+            (self.raw_evals[ply], self.evals[ply])
         } else {
-            match entry {
+            let raw = match entry {
                 Some(e) => e.eval,
                 None => self.static_eval(pos),
-            }
+            };
+            (raw, self.damped(raw, pos))
         };
         self.evals[ply] = static_eval;
+        self.raw_evals[ply] = raw_eval;
         // is the side to move better off than two plies ago? (then prune less)
         let improving = !in_check
             && (ply < 2 || self.evals[ply - 2] == -INFINITE || static_eval > self.evals[ply - 2]);
@@ -912,7 +935,7 @@ impl Searcher {
                 key,
                 best_move,
                 score_to_tt(best, ply),
-                static_eval,
+                raw_eval,
                 depth,
                 bound,
             );
@@ -947,7 +970,8 @@ impl Searcher {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.static_eval(pos);
+            let eval = self.static_eval(pos);
+            return self.damped(eval, pos);
         }
         if self.out_of_time() {
             return 0;
@@ -965,11 +989,13 @@ impl Searcher {
         }
         let mut best = -INFINITE;
         let mut stand = -INFINITE;
+        let mut raw_eval = -INFINITE;
         if !in_check {
-            stand = match entry {
+            raw_eval = match entry {
                 Some(e) => e.eval,
                 None => self.static_eval(pos),
             };
+            stand = self.damped(raw_eval, pos);
             if stand >= beta {
                 return stand;
             }
@@ -1023,7 +1049,7 @@ impl Searcher {
             Bound::Upper
         };
         self.tt
-            .store(key, best_move, score_to_tt(best, ply), stand, 0, bound);
+            .store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
         self.path_dependent = false;
         best
     }
@@ -1105,6 +1131,69 @@ mod tests {
         let mut t = TimeStability::default();
         let scale = (1..=p.tm_min_depth + 6).fold(1.0, |_, d| t.update(&p, Some(m), 10, d));
         (t, scale)
+    }
+
+    /// A hand-crafted-evaluation searcher with its own table, playing with `params`.
+    fn searcher(params: Tunables) -> (Searcher, Arc<TranspositionTable>) {
+        let tt = Arc::new(TranspositionTable::new(4));
+        let mut s = Searcher::new(
+            Arc::clone(&tt),
+            Arc::new(AtomicBool::new(false)),
+            RuleSet::Cxa,
+            Arc::new(VerdictCache::new()),
+            Arc::new(NodeCounters::new(1)),
+        );
+        s.configure(SearchSetup {
+            tt: Arc::clone(&tt),
+            rules: RuleSet::Cxa,
+            net: None,
+            params,
+        });
+        (s, tt)
+    }
+
+    #[test]
+    fn the_eval_shrinks_toward_the_move_limit_but_the_table_keeps_it_whole() {
+        let board = "3akab2/9/2n1b4/p1p1p1p1p/9/9/P1P1P1P1P/4B4/4A4/2NAK1B2 w - -";
+        let at = |plies: u32| Position::from_fen(&format!("{board} {plies} 1")).unwrap();
+        let (off, _) = searcher(Tunables::DEFAULT);
+        let (half, tt) = searcher(Tunables {
+            move_limit_damping: 50,
+            ..Tunables::DEFAULT
+        });
+        let e = 400;
+        assert_eq!(off.damped(e, &at(100)), e, "off by default");
+        assert_eq!(half.damped(e, &at(0)), e, "nothing after a capture");
+        assert_eq!(half.damped(e, &at(60)), 300, "a quarter off halfway");
+        assert_eq!(half.damped(e, &at(120)), 200, "half off at the limit");
+        assert_eq!(half.damped(-e, &at(150)), -200, "no more past it");
+        // the hash table keeps the undamped evaluation of the positions it searched
+        let mut half = half;
+        let mut pos = at(100);
+        half.go(
+            &mut pos,
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        let mut checked = 0;
+        for &m in pos.legal_moves().iter() {
+            pos.make_move(m);
+            if let Some(entry) = tt.probe(pos.key())
+                && !pos.in_check()
+            {
+                let whole = evaluate(&pos);
+                assert_eq!(entry.eval, whole, "after {m}");
+                checked += usize::from(half.damped(whole, &pos) != whole);
+            }
+            pos.unmake_move();
+        }
+        assert!(
+            checked > 0,
+            "no stored position had a damped eval to tell apart"
+        );
     }
 
     #[test]

@@ -138,6 +138,10 @@ tunables! {
     /// 1: late quiet moves that give check are reduced too, one ply less than other quiet
     /// moves; 0: they are never reduced.
     lmr_checks "LmrChecks" = 0, 0 ..= 1, step 1.0;
+    /// How much smaller (per cent) the evaluation is when the plies without a capture
+    /// reach the 60-move limit, shrinking linearly from none after a capture; 0: the
+    /// evaluation ignores the count.
+    move_limit_damping "MoveLimitDamping" = 0, 0 ..= 80, step 5.0;
     /// Quiescence delta pruning margin.
     delta_margin "DeltaMargin" = 150, 50 ..= 400, step 15.0;
     /// Time management: from depth `tm_min_depth` on, the soft limit (when no new
