@@ -7,6 +7,7 @@
 //! transposition table as facts about the position: a node whose best line ends in such a
 //! verdict skips its store.
 
+pub mod correction;
 pub mod history;
 pub mod movepick;
 pub mod params;
@@ -24,6 +25,7 @@ use crate::rules::repetition::{cycle_result, earlier_occurrences, is_repetition}
 use crate::rules::{
     GameResult, MOVE_LIMIT_PLIES, RuleSet, insufficient_material, move_limit_plies,
 };
+use correction::Correction;
 use history::{Context, History};
 use movepick::{MovePicker, PickMode};
 use params::*;
@@ -194,8 +196,11 @@ pub struct Searcher {
     ticks: u32,
     /// Static evaluation at each ply of the current line (-INFINITE when in check).
     evals: Vec<i32>,
-    /// The undamped evaluation behind `evals[ply]` (what the hash table keeps).
+    /// The evaluation behind `evals[ply]` as the hash table keeps it (before correction and
+    /// damping).
     raw_evals: Vec<i32>,
+    /// What searches found the evaluation to miss, by pawn structure and material.
+    correction: Correction,
     main: bool,
     /// Helper threads search some iterations one ply deeper, so that the threads spread
     /// over depths and fill the shared table with different work (Lazy SMP).
@@ -242,6 +247,7 @@ impl Searcher {
             ticks: 0,
             evals: vec![-INFINITE; MAX_PLY + 2],
             raw_evals: vec![-INFINITE; MAX_PLY + 2],
+            correction: Correction::new(),
             main: true,
             depth_skew: 0,
             root_depth: 0,
@@ -304,10 +310,26 @@ impl Searcher {
         }
     }
 
-    /// An evaluation as the search uses it: shrunk toward a draw as the plies without a
-    /// capture near the 60-move limit (`MoveLimitDamping` per cent less at the limit), so
-    /// the side ahead prefers progress to shuffling. The hash table keeps the undamped
-    /// value, since a position's key does not include its capture count.
+    /// A static evaluation (as the hash table keeps it) as the search uses it: corrected by
+    /// the correction history, then damped (see [`Searcher::damped`]).
+    #[inline]
+    fn adjusted(&self, raw: i32, pos: &Position) -> i32 {
+        self.damped(raw + self.correction_of(pos), pos)
+    }
+
+    /// The correction history's correction for `pos` (0 when it is off).
+    #[inline]
+    fn correction_of(&self, pos: &Position) -> i32 {
+        match self.p.correction_weight {
+            0 => 0,
+            percent => self.correction.get(Correction::slots(pos), percent),
+        }
+    }
+
+    /// An evaluation shrunk toward a draw as the plies without a capture near the 60-move
+    /// limit (`MoveLimitDamping` per cent less at the limit), so the side ahead prefers
+    /// progress to shuffling. The hash table keeps the undamped value, since a position's
+    /// key does not include its capture count.
     #[inline]
     fn damped(&self, eval: i32, pos: &Position) -> i32 {
         let percent = self.p.move_limit_damping;
@@ -324,6 +346,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.clear();
+        self.correction.clear();
     }
 
     /// Marks this searcher as a helper thread (no output, no time control of its own).
@@ -617,7 +640,7 @@ impl Searcher {
         self.pv[ply].clear();
         if ply >= MAX_PLY - 1 {
             let eval = self.static_eval(pos);
-            return self.damped(eval, pos);
+            return self.adjusted(eval, pos);
         }
         let in_check = pos.in_check();
         if in_check {
@@ -668,7 +691,7 @@ impl Searcher {
                 Some(e) => e.eval,
                 None => self.static_eval(pos),
             };
-            (raw, self.damped(raw, pos))
+            (raw, self.adjusted(raw, pos))
         };
         self.evals[ply] = static_eval;
         self.raw_evals[ply] = raw_eval;
@@ -923,6 +946,21 @@ impl Searcher {
             // checkmate and stalemate both lose
             return -MATE + ply as i32;
         }
+        // the correction history learns from a quiet result whose bound tells which way
+        // the evaluation erred
+        if self.p.correction_weight != 0
+            && !in_check
+            && excluded.is_none()
+            && !best_dependent
+            && best.abs() < REPETITION_WIN - MAX_PLY as i32
+            && best_move.is_none_or(|m| pos.piece_on(m.to()).is_none())
+            && !(best >= beta && best <= static_eval)
+            && !(best <= original_alpha && best >= static_eval)
+        {
+            let corrected = raw_eval + self.correction_of(pos);
+            self.correction
+                .update(Correction::slots(pos), best - corrected, depth);
+        }
         if !best_dependent && excluded.is_none() {
             let bound = if best >= beta {
                 Bound::Lower
@@ -971,7 +1009,7 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
             let eval = self.static_eval(pos);
-            return self.damped(eval, pos);
+            return self.adjusted(eval, pos);
         }
         if self.out_of_time() {
             return 0;
@@ -995,7 +1033,7 @@ impl Searcher {
                 Some(e) => e.eval,
                 None => self.static_eval(pos),
             };
-            stand = self.damped(raw_eval, pos);
+            stand = self.adjusted(raw_eval, pos);
             if stand >= beta {
                 return stand;
             }
@@ -1194,6 +1232,38 @@ mod tests {
             checked > 0,
             "no stored position had a damped eval to tell apart"
         );
+    }
+
+    #[test]
+    fn the_correction_history_learns_only_when_on_and_the_table_keeps_raw_evals() {
+        let depth = |d| Limits {
+            depth: Some(d),
+            ..Limits::default()
+        };
+        let mut pos = Position::from_fen(crate::core::START_FEN).unwrap();
+        let (mut off, _) = searcher(Tunables::DEFAULT);
+        off.go(&mut pos, depth(6), |_| {});
+        assert_eq!(off.correction.learnt(), 0);
+        let (mut on, tt) = searcher(Tunables {
+            correction_weight: 100,
+            ..Tunables::DEFAULT
+        });
+        on.go(&mut pos, depth(6), |_| {});
+        assert!(on.correction.learnt() > 0);
+        let mut corrected = 0;
+        for &m in pos.legal_moves().iter() {
+            pos.make_move(m);
+            if let Some(entry) = tt.probe(pos.key())
+                && !pos.in_check()
+            {
+                assert_eq!(entry.eval, evaluate(&pos), "after {m}");
+                corrected += usize::from(on.correction_of(&pos) != 0);
+            }
+            pos.unmake_move();
+        }
+        assert!(corrected > 0, "no stored position had a correction");
+        on.clear();
+        assert_eq!(on.correction.learnt(), 0, "a new game forgets");
     }
 
     #[test]

@@ -142,6 +142,10 @@ tunables! {
     /// reach the 60-move limit, shrinking linearly from none after a capture; 0: the
     /// evaluation ignores the count.
     move_limit_damping "MoveLimitDamping" = 0, 0 ..= 80, step 5.0;
+    /// How much of the correction history (what searches found the evaluation to miss in
+    /// positions of the same pawn structure and material, `correction.rs`) is added to the
+    /// evaluation, per cent; 0: none (and none is learnt).
+    correction_weight "CorrectionWeight" = 0, 0 ..= 200, step 10.0;
     /// Quiescence delta pruning margin.
     delta_margin "DeltaMargin" = 150, 50 ..= 400, step 15.0;
     /// Time management: from depth `tm_min_depth` on, the soft limit (when no new
