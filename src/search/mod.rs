@@ -301,7 +301,7 @@ impl Searcher {
     }
 
     /// Static evaluation for the side to move: the net's, or the hand-crafted one. This is
-    /// what the hash table keeps; the search reads it through [`Searcher::damped`].
+    /// what the hash table keeps; the search reads it through [`Searcher::adjusted`].
     #[inline]
     fn static_eval(&mut self, pos: &Position) -> i32 {
         match &self.net {
@@ -681,7 +681,7 @@ impl Searcher {
         {
             return s;
         }
-        // the undamped evaluation (for the hash table) and the one the search uses
+        // the raw evaluation (for the hash table) and the one the search uses
         let (raw_eval, static_eval) = if in_check {
             (-INFINITE, -INFINITE)
         } else if excluded.is_some() {
@@ -957,9 +957,9 @@ impl Searcher {
             && !(best >= beta && best <= static_eval)
             && !(best <= original_alpha && best >= static_eval)
         {
-            let corrected = raw_eval + self.correction_of(pos);
-            self.correction
-                .update(Correction::slots(pos), best - corrected, depth);
+            let slots = Correction::slots(pos);
+            let corrected = raw_eval + self.correction.get(slots, self.p.correction_weight);
+            self.correction.update(slots, best - corrected, depth);
         }
         if !best_dependent && excluded.is_none() {
             let bound = if best >= beta {
@@ -1190,6 +1190,29 @@ mod tests {
         (s, tt)
     }
 
+    /// Asserts that the table holds the raw evaluation of every child of `pos` it stored
+    /// (not in check), and counts those for which `differs(child, raw)` says the search's
+    /// evaluation differs (so the assertion could tell the two apart).
+    fn stored_children_keep_raw_evals(
+        pos: &mut Position,
+        tt: &TranspositionTable,
+        differs: impl Fn(&Position, i32) -> bool,
+    ) -> usize {
+        let mut differing = 0;
+        for &m in pos.legal_moves().iter() {
+            pos.make_move(m);
+            if let Some(entry) = tt.probe(pos.key())
+                && !pos.in_check()
+            {
+                let raw = evaluate(pos);
+                assert_eq!(entry.eval, raw, "after {m}");
+                differing += usize::from(differs(pos, raw));
+            }
+            pos.unmake_move();
+        }
+        differing
+    }
+
     #[test]
     fn the_eval_shrinks_toward_the_move_limit_but_the_table_keeps_it_whole() {
         let board = "3akab2/9/2n1b4/p1p1p1p1p/9/9/P1P1P1P1P/4B4/4A4/2NAK1B2 w - -";
@@ -1216,18 +1239,9 @@ mod tests {
             },
             |_| {},
         );
-        let mut checked = 0;
-        for &m in pos.legal_moves().iter() {
-            pos.make_move(m);
-            if let Some(entry) = tt.probe(pos.key())
-                && !pos.in_check()
-            {
-                let whole = evaluate(&pos);
-                assert_eq!(entry.eval, whole, "after {m}");
-                checked += usize::from(half.damped(whole, &pos) != whole);
-            }
-            pos.unmake_move();
-        }
+        let checked = stored_children_keep_raw_evals(&mut pos, &tt, |child, whole| {
+            half.damped(whole, child) != whole
+        });
         assert!(
             checked > 0,
             "no stored position had a damped eval to tell apart"
@@ -1250,17 +1264,8 @@ mod tests {
         });
         on.go(&mut pos, depth(6), |_| {});
         assert!(on.correction.learnt() > 0);
-        let mut corrected = 0;
-        for &m in pos.legal_moves().iter() {
-            pos.make_move(m);
-            if let Some(entry) = tt.probe(pos.key())
-                && !pos.in_check()
-            {
-                assert_eq!(entry.eval, evaluate(&pos), "after {m}");
-                corrected += usize::from(on.correction_of(&pos) != 0);
-            }
-            pos.unmake_move();
-        }
+        let corrected =
+            stored_children_keep_raw_evals(&mut pos, &tt, |child, _| on.correction_of(child) != 0);
         assert!(corrected > 0, "no stored position had a correction");
         on.clear();
         assert_eq!(on.correction.learnt(), 0, "a new game forgets");
