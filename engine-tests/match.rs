@@ -719,6 +719,7 @@ fn result_lines(json: &str) -> Vec<String> {
                 || l.starts_with("\"faults\"")
                 || l.starts_with("\"games_played\"")
                 || l.starts_with("\"red_wins\"")
+                || l.starts_with("\"sprt\"")
         })
         .map(str::to_string)
         .collect()
@@ -770,6 +771,9 @@ fn shards_merged_give_the_whole_run() {
         ])
     };
     let (whole_pgn, whole_json) = (scratch("whole.pgn"), scratch("whole.json"));
+    // an SPRT too wide to stop 16 games: the whole run reports its LLR, and the merge of
+    // the shards (played without one) must report the same
+    let sprt = ["--sprt", "elo0=-5", "elo1=5", "alpha=0.001", "beta=0.001"];
     let mut args = common("1");
     args.extend(words(&[
         "--pgn",
@@ -777,6 +781,7 @@ fn shards_merged_give_the_whole_run() {
         "--json",
         &path(&whole_json),
     ]));
+    args.extend(words(&sprt));
     let whole = run_match(&args);
     assert!(whole.ok, "{}\n{}", whole.stdout, whole.stderr);
     assert!(
@@ -830,6 +835,7 @@ fn shards_merged_give_the_whole_run() {
         "--pgn-in",
     ]));
     args.extend([1, 2, 0].iter().map(|&k| path(&shard_files[k].0)));
+    args.extend(words(&sprt));
     let merged = run_merge(&args);
     assert!(merged.ok, "{}\n{}", merged.stdout, merged.stderr);
     assert!(
@@ -849,10 +855,15 @@ fn shards_merged_give_the_whole_run() {
     };
     assert_eq!(report(&merged.stdout), report(&whole.stdout));
     assert!(whole.stdout.contains("pentanomial"), "{}", whole.stdout);
+    assert!(
+        merged.stdout.contains("SPRT: elo0 -5 elo1 5") && merged.stdout.contains("continue"),
+        "{}",
+        merged.stdout
+    );
     // W-D-L, pentanomial, terminations, faults and every game record the same
     let (wj, mj) = (read(&whole_json), read(&merged_json));
     let wl = result_lines(&wj);
-    assert_eq!(wl.len(), 16 + 5, "{wj}");
+    assert_eq!(wl.len(), 16 + 6, "{wj}");
     assert_eq!(result_lines(&mj), wl);
     assert!(mj.contains("\"version\": 2"), "{mj}");
     // and the games themselves
@@ -881,9 +892,18 @@ fn shards_merged_give_the_whole_run() {
         "{}",
         r.stdout
     );
-    let r = run_merge(&[path(&two), path(&shard_files[1].1)]);
+    let mut args = vec![path(&two), path(&shard_files[1].1)];
+    args.extend(words(&sprt));
+    let r = run_merge(&args);
     assert!(r.ok, "{}", r.stderr);
     assert_eq!(report(&r.stdout), report(&whole.stdout));
+    // a bad SPRT is refused with one line
+    let r = run_merge(&words(&[&path(&two), "--sprt", "elo0=5", "elo1=0"]));
+    assert!(
+        !r.ok && r.stderr.contains("elo0=<a> elo1=<b> with a < b"),
+        "{}",
+        r.stderr
+    );
 
     for p in [
         openings,

@@ -146,6 +146,50 @@ pub struct MergeArgs {
     /// The shards' PGN files (`--pgn` of each shard).
     #[arg(long, num_args = 1.., value_name = "FILE.pgn", requires = "pgn")]
     pub pgn_in: Vec<PathBuf>,
+    /// Judge the merged games by an SPRT: elo0=<a> elo1=<b> alpha=<x> beta=<y>
+    /// [model=pentanomial|trinomial] (a match of two engines whose shards are merged in order
+    /// as they finish: stop playing shards once it says H0 or H1).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+}
+
+/// `--sprt elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>] [model=pentanomial|trinomial]`, as
+/// `chariot match` and `chariot match merge` take it.
+pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+    let kv = key_values(words, "--sprt", &["elo0", "elo1", "alpha", "beta", "model"])?;
+    let mut s = Sprt {
+        elo0: f64::NAN,
+        elo1: f64::NAN,
+        alpha: 0.05,
+        beta: 0.05,
+        model: SprtModel::Pentanomial,
+    };
+    for (k, v) in kv {
+        match k {
+            "elo0" => s.elo0 = number("--sprt", k, v)?,
+            "elo1" => s.elo1 = number("--sprt", k, v)?,
+            "alpha" => s.alpha = number("--sprt", k, v)?,
+            "beta" => s.beta = number("--sprt", k, v)?,
+            _ => {
+                s.model = match v.to_ascii_lowercase().as_str() {
+                    "pentanomial" => SprtModel::Pentanomial,
+                    "trinomial" => SprtModel::Trinomial,
+                    _ => {
+                        return Err(format!(
+                            "--sprt: model '{v}' is not pentanomial or trinomial"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if !(s.elo0.is_finite() && s.elo1.is_finite()) || s.elo0 >= s.elo1 {
+        return Err("--sprt needs elo0=<a> elo1=<b> with a < b".into());
+    }
+    if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
+        return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
+    }
+    Ok(s)
 }
 
 /// `--shard K/N`: this run plays the game pairs i with i % count == index.
@@ -452,44 +496,7 @@ impl MatchConfig {
                 if engines.len() != 2 {
                     return Err("--sprt needs exactly two engines".into());
                 }
-                let kv = key_values(
-                    &words,
-                    "--sprt",
-                    &["elo0", "elo1", "alpha", "beta", "model"],
-                )?;
-                let mut s = Sprt {
-                    elo0: f64::NAN,
-                    elo1: f64::NAN,
-                    alpha: 0.05,
-                    beta: 0.05,
-                    model: SprtModel::Pentanomial,
-                };
-                for (k, v) in kv {
-                    match k {
-                        "elo0" => s.elo0 = number("--sprt", k, v)?,
-                        "elo1" => s.elo1 = number("--sprt", k, v)?,
-                        "alpha" => s.alpha = number("--sprt", k, v)?,
-                        "beta" => s.beta = number("--sprt", k, v)?,
-                        _ => {
-                            s.model = match v.to_ascii_lowercase().as_str() {
-                                "pentanomial" => SprtModel::Pentanomial,
-                                "trinomial" => SprtModel::Trinomial,
-                                _ => {
-                                    return Err(format!(
-                                        "--sprt: model '{v}' is not pentanomial or trinomial"
-                                    ));
-                                }
-                            }
-                        }
-                    }
-                }
-                if !(s.elo0.is_finite() && s.elo1.is_finite()) || s.elo0 >= s.elo1 {
-                    return Err("--sprt needs elo0=<a> elo1=<b> with a < b".into());
-                }
-                if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
-                    return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
-                }
-                Some(s)
+                Some(parse_sprt(&words)?)
             }
         };
         let shard = a.shard.as_deref().map(Shard::parse).transpose()?;

@@ -396,6 +396,15 @@ pub fn run(args: MergeArgs) -> Result<(), String> {
         .collect::<Result<Vec<_>, _>>()?;
     check_same_run(&files)?;
     let first = &files[0];
+    let sprt = match &args.sprt {
+        None => None,
+        Some(words) => {
+            if first.engines.len() != 2 {
+                return Err("--sprt needs a match of exactly two engines".into());
+            }
+            Some(super::args::parse_sprt(words)?)
+        }
+    };
     let names: Vec<String> = first.engines.iter().map(|e| e.0.clone()).collect();
     let mut tally = Tally::new(names);
     let mut games: Vec<&GameLine> = files.iter().flat_map(|f| &f.games).collect();
@@ -421,7 +430,7 @@ pub fn run(args: MergeArgs) -> Result<(), String> {
         rules: &first.rules,
         scheduled: files.iter().map(|f| f.scheduled).sum(),
         stopped: None,
-        sprt: None,
+        sprt,
         seed: first.seed,
         openings: first.openings.clone(),
         openings_hash: first.openings_hash.clone(),
