@@ -786,6 +786,14 @@ impl Searcher {
                     picker.skip_quiet_ordering();
                     continue;
                 }
+                // history pruning: a quiet move that has failed again and again here
+                if self.p.history_prune_margin > 0
+                    && depth <= self.p.history_prune_depth
+                    && hist < -self.p.history_prune_margin * depth
+                    && !picker.is_refutation(m)
+                {
+                    continue;
+                }
             }
             // at low depth, skip moves that lose material by static exchange
             if !pv_node
@@ -857,14 +865,16 @@ impl Searcher {
                 -self.search(pos, -beta, -alpha, new_depth, ply + 1, node.child())
             } else {
                 let mut r = 0;
-                if depth >= self.p.lmr_min_depth
-                    && i >= self.p.lmr_min_moves as usize
-                    && quiet
-                    && !in_check
-                    && (!gives_check || self.p.lmr_checks > 0)
+                let reducible = if quiet {
+                    (!in_check || self.p.lmr_evasions > 0)
+                        && (!gives_check || self.p.lmr_checks > 0)
+                } else {
+                    self.p.lmr_captures > 0 && !in_check && !gives_check
+                };
+                if depth >= self.p.lmr_min_depth && i >= self.p.lmr_min_moves as usize && reducible
                 {
                     r = self.lmr[depth.min(63) as usize][i.min(63)];
-                    if gives_check {
+                    if gives_check || !quiet {
                         r -= 1;
                     }
                     if pv_node {
@@ -1269,6 +1279,57 @@ mod tests {
         assert!(corrected > 0, "no stored position had a correction");
         on.clear();
         assert_eq!(on.correction.learnt(), 0, "a new game forgets");
+    }
+
+    #[test]
+    fn the_pruning_and_reduction_switches_change_the_tree_and_keep_the_moves_legal() {
+        // nodes of fixed-depth searches of bench positions, each with a fresh searcher
+        let nodes = |params: Tunables| -> u64 {
+            crate::tools::bench::POSITIONS[..10]
+                .iter()
+                .map(|fen| {
+                    let mut pos = Position::from_fen(fen).unwrap();
+                    let (mut s, _) = searcher(params);
+                    let r = s.go(
+                        &mut pos,
+                        Limits {
+                            depth: Some(8),
+                            ..Limits::default()
+                        },
+                        |_| {},
+                    );
+                    assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{fen}");
+                    r.nodes
+                })
+                .sum()
+        };
+        let base = nodes(Tunables::DEFAULT);
+        // few nodes have late quiet evasions, and reducing them can cost re-searches: that
+        // switch is only checked to change the search
+        let evasions = nodes(Tunables {
+            lmr_evasions: 1,
+            ..Tunables::DEFAULT
+        });
+        assert_ne!(evasions, base, "LmrEvasions changed nothing");
+        for (name, params) in [
+            (
+                "HistoryPruneMargin",
+                Tunables {
+                    history_prune_margin: 2000,
+                    ..Tunables::DEFAULT
+                },
+            ),
+            (
+                "LmrCaptures",
+                Tunables {
+                    lmr_captures: 1,
+                    ..Tunables::DEFAULT
+                },
+            ),
+        ] {
+            let n = nodes(params);
+            assert!(n < base, "{name}: {n} nodes, {base} without");
+        }
     }
 
     #[test]

@@ -119,6 +119,17 @@ tunables! {
     /// improving) are skipped up to `lmp_max_depth`.
     lmp_max_depth "LmpMaxDepth" = 4, 2 ..= 8, step 1.0;
     lmp_base "LmpBase" = 4, 1 ..= 10, step 1.0;
+    /// History pruning: up to `history_prune_depth`, a late quiet move (not a check, not a
+    /// killer or the countermove) whose history (plus continuation histories) is below
+    /// `−history_prune_margin × depth` is skipped; margin 0: none is.
+    history_prune_margin "HistoryPruneMargin" = 0, 0 ..= 12000, step 400.0;
+    history_prune_depth "HistoryPruneDepth" = 3, 1 ..= 8, step 1.0;
+    /// 1: late captures are reduced too (one ply less than quiet moves; not in check, not
+    /// checks); 0: captures are never reduced.
+    lmr_captures "LmrCaptures" = 0, 0 ..= 1, step 1.0;
+    /// 1: late quiet evasions of a check are reduced like other quiet moves; 0: nothing is
+    /// reduced in check.
+    lmr_evasions "LmrEvasions" = 0, 0 ..= 1, step 1.0;
     /// Futility pruning of quiet moves at low depth: margin per ply, depth limit.
     futility_margin "FutilityMargin" = 110, 40 ..= 250, step 8.0;
     futility_max_depth "FutilityMaxDepth" = 5, 2 ..= 9, step 1.0;
