@@ -700,6 +700,20 @@ impl Searcher {
             && (ply < 2 || self.evals[ply - 2] == -INFINITE || static_eval > self.evals[ply - 2]);
 
         if !pv_node && !in_check && excluded.is_none() {
+            // razoring: far below alpha, only captures could save the node
+            if self.p.razor_margin > 0
+                && depth <= self.p.razor_max_depth
+                && static_eval + self.p.razor_margin * depth * depth < alpha
+                && alpha.abs() < MATE_BOUND
+            {
+                let v = self.qsearch(pos, alpha, alpha + 1, ply);
+                if self.stop.load(Ordering::Relaxed) {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+            }
             // reverse futility pruning
             if depth <= self.p.rfp_max_depth
                 && static_eval - self.p.rfp_margin * (depth - i32::from(improving)) >= beta
@@ -1323,6 +1337,13 @@ mod tests {
                 "LmrCaptures",
                 Tunables {
                     lmr_captures: 1,
+                    ..Tunables::DEFAULT
+                },
+            ),
+            (
+                "RazorMargin",
+                Tunables {
+                    razor_margin: 200,
                     ..Tunables::DEFAULT
                 },
             ),

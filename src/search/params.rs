@@ -88,6 +88,11 @@ tunables! {
     /// Reverse futility pruning: margin per ply, depth limit.
     rfp_margin "RfpMargin" = 90, 40 ..= 200, step 8.0;
     rfp_max_depth "RfpMaxDepth" = 6, 3 ..= 10, step 1.0;
+    /// Razoring: up to `razor_max_depth`, a node whose static eval is more than
+    /// `razor_margin × depth²` below alpha asks quiescence search, and returns its result
+    /// when that stays below alpha; margin 0: no razoring.
+    razor_margin "RazorMargin" = 0, 0 ..= 600, step 20.0;
+    razor_max_depth "RazorMaxDepth" = 3, 1 ..= 6, step 1.0;
     /// Null-move pruning: minimum depth, base reduction and depth divisor.
     nmp_min_depth "NmpMinDepth" = 3, 2 ..= 5, step 1.0;
     nmp_base "NmpBase" = 3, 1 ..= 5, step 1.0;
