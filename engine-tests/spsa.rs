@@ -390,3 +390,64 @@ fn other_settings_and_broken_state_files_are_refused() {
     );
     assert!(!none.exists(), "nothing written for a refused run");
 }
+
+#[test]
+fn a_run_starts_where_start_says() {
+    let st = scratch("start.json");
+    let r = spsa(&small_run(
+        &st,
+        &["--start", "RfpMargin=120", "nmpbase=2", "--stop-after", "1"],
+    ));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let text = std::fs::read_to_string(&st).unwrap();
+    assert!(
+        text.contains("\"start\": {"),
+        "the settings name the start: {text}"
+    );
+    // θ after iteration 1 is the start moved by the formulas (LmrBase from its default)
+    let params = parse_params(&["RfpMargin".into(), "LmrBase".into(), "NmpBase".into()]).unwrap();
+    let mut theta = vec![120.0, f64::from(params[1].default), 2.0];
+    let g = Gains {
+        iterations: 3,
+        r_end: 0.002,
+        alpha: 0.602,
+        gamma: 0.101,
+        a_ratio: 0.1,
+    };
+    let entry = &text[text.find("{\"k\": 1, ").expect("history entry")..];
+    let (c, a_k): (Vec<f64>, Vec<f64>) = params.iter().map(|t| g.at(t.step, 1)).unzip();
+    update(
+        &params,
+        &mut theta,
+        &a_k,
+        &c,
+        number_after(entry, "r") as i64,
+        &deltas(4, 1, 3),
+    );
+    let top = &text[text.find("\"theta\"").unwrap()..];
+    for (t, want) in params.iter().zip(&theta) {
+        assert_eq!(
+            number_after(top, t.name),
+            *want,
+            "{} after iteration 1",
+            t.name
+        );
+    }
+    // resuming needs the same start; a bad start is refused with one line
+    refused(&spsa(&small_run(&st, &[])), "other settings");
+    refused(
+        &spsa(&small_run(&st, &["--start", "RfpMargin=130", "NmpBase=2"])),
+        "other settings",
+    );
+    let _ = std::fs::remove_file(&st);
+    let none = scratch("start-none.json");
+    for (words, says) in [
+        ("RfpMargin=9999", "ranges from"),
+        ("LmpBase=3", "not among the tuned"),
+        ("RfpMargin", "NAME=VALUE"),
+        ("RfpMargin=1.5", "whole number"),
+    ] {
+        refused(&spsa(&small_run(&none, &["--start", words])), says);
+    }
+    assert!(!none.exists(), "nothing written for a refused run");
+}

@@ -101,6 +101,10 @@ pub struct SpsaArgs {
     /// Stop once this many iterations are done (the state file resumes the rest).
     #[arg(long, value_name = "K")]
     pub stop_after: Option<u64>,
+    /// Where θ starts, for some tuned parameters (default: the table's defaults); part of
+    /// the run's settings.
+    #[arg(long, num_args = 1.., value_name = "NAME=VALUE")]
+    pub start: Vec<String>,
 }
 
 /// The gains of the run (the same for every parameter but for c_end).
@@ -236,6 +240,10 @@ struct Config {
     openings_text: String,
     state: Option<PathBuf>,
     stop_after: Option<u64>,
+    /// θ before the first iteration.
+    start: Vec<f64>,
+    /// Was `--start` given (then the settings name it)?
+    start_given: bool,
 }
 
 fn f64_json(x: f64) -> String {
@@ -258,10 +266,16 @@ impl Config {
             .map(|(k, v)| format!("[{}, {}]", json_str(k), json_str(v)))
             .collect();
         let g = &self.gains;
+        // a run from the defaults keeps the settings of runs made before --start existed
+        let start = if self.start_given {
+            format!(", \"start\": {}", self.theta_json(&self.start))
+        } else {
+            String::new()
+        };
         format!(
             "{{\"params\": [{}], \"iterations\": {}, \"pairs\": {}, \"tc\": {}, \"engine\": {}, \
              \"proto\": {}, \"dir\": {}, \"options\": [{}], \"margin_ms\": {}, \"openings\": {}, \
-             \"seed\": {}, \"rules\": {}, \"r_end\": {}, \"alpha\": {}, \"gamma\": {}, \"a_ratio\": {}}}",
+             \"seed\": {}, \"rules\": {}, \"r_end\": {}, \"alpha\": {}, \"gamma\": {}, \"a_ratio\": {}{}}}",
             names.join(", "),
             g.iterations,
             self.pairs,
@@ -281,6 +295,7 @@ impl Config {
             f64_json(g.alpha),
             f64_json(g.gamma),
             f64_json(g.a_ratio),
+            start,
         )
     }
 
@@ -531,6 +546,27 @@ fn config(a: SpsaArgs) -> Result<Config, String> {
             ));
         }
     }
+    let mut start: Vec<f64> = params.iter().map(|t| f64::from(t.default)).collect();
+    for w in &a.start {
+        let (name, value) = w
+            .split_once('=')
+            .ok_or_else(|| format!("--start {w}: not NAME=VALUE"))?;
+        let i = params
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("--start {w}: {name} is not among the tuned --params"))?;
+        let t = params[i];
+        let v: i32 = value
+            .parse()
+            .map_err(|_| format!("--start {w}: {value} is not a whole number"))?;
+        if !(t.min..=t.max).contains(&v) {
+            return Err(format!(
+                "--start {w}: {} ranges from {} to {}",
+                t.name, t.min, t.max
+            ));
+        }
+        start[i] = f64::from(v);
+    }
     let (list, openings_text) = match &a.openings {
         None => (vec![Opening::startpos()], "startpos".to_string()),
         Some(p) => {
@@ -564,6 +600,8 @@ fn config(a: SpsaArgs) -> Result<Config, String> {
         openings_text,
         state: a.state,
         stop_after: a.stop_after,
+        start,
+        start_given: !a.start.is_empty(),
     })
 }
 
@@ -746,7 +784,7 @@ pub fn run(args: SpsaArgs) -> Result<(), String> {
     let cfg = config(args)?;
     let mut st = State {
         done: 0,
-        theta: cfg.params.iter().map(|t| f64::from(t.default)).collect(),
+        theta: cfg.start.clone(),
         wdl: [0; 3],
         history: Vec::new(),
     };
