@@ -547,14 +547,19 @@ impl Searcher {
         let mut best_index = 0;
         self.pv[0].clear();
         for (i, &m) in root.iter().enumerate() {
+            // CheckExtension 2 extends a check that keeps its material at the parent
+            let new_depth = depth - 1
+                + i32::from(
+                    self.p.check_extension == 2 && pos.gives_check(m) && see::see_ge(pos, m, 0),
+                );
             pos.make_move(m);
             self.nodes += 1;
             let s = if i == 0 {
-                -self.search(pos, -beta, -alpha, depth - 1, 1, Node::Pv)
+                -self.search(pos, -beta, -alpha, new_depth, 1, Node::Pv)
             } else {
-                let mut s = -self.search(pos, -alpha - 1, -alpha, depth - 1, 1, Node::Cut);
+                let mut s = -self.search(pos, -alpha - 1, -alpha, new_depth, 1, Node::Cut);
                 if s > alpha && s < beta {
-                    s = -self.search(pos, -beta, -alpha, depth - 1, 1, Node::Pv);
+                    s = -self.search(pos, -beta, -alpha, new_depth, 1, Node::Pv);
                 }
                 s
             };
@@ -643,8 +648,8 @@ impl Searcher {
             return self.adjusted(eval, pos);
         }
         let in_check = pos.in_check();
-        if in_check {
-            depth += self.p.check_extension;
+        if in_check && self.p.check_extension == 1 {
+            depth += 1;
         }
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
@@ -872,6 +877,13 @@ impl Searcher {
                         extension = -1;
                     }
                 }
+            }
+            if extension == 0
+                && gives_check
+                && self.p.check_extension == 2
+                && see::see_ge(pos, m, 0)
+            {
+                extension = 1;
             }
             pos.make_move(m);
             let new_depth = depth - 1 + extension;
@@ -1318,13 +1330,27 @@ mod tests {
                 .sum()
         };
         let base = nodes(Tunables::DEFAULT);
-        // few nodes have late quiet evasions, and reducing them can cost re-searches: that
-        // switch is only checked to change the search
-        let evasions = nodes(Tunables {
-            lmr_evasions: 1,
-            ..Tunables::DEFAULT
-        });
-        assert_ne!(evasions, base, "LmrEvasions changed nothing");
+        // few nodes have late quiet evasions, and reducing them can cost re-searches; the
+        // check extension at the parent extends some checks the child would leave to
+        // quiescence: these two are only checked to change the search
+        for (name, params) in [
+            (
+                "LmrEvasions",
+                Tunables {
+                    lmr_evasions: 1,
+                    ..Tunables::DEFAULT
+                },
+            ),
+            (
+                "CheckExtension 2",
+                Tunables {
+                    check_extension: 2,
+                    ..Tunables::DEFAULT
+                },
+            ),
+        ] {
+            assert_ne!(nodes(params), base, "{name} changed nothing");
+        }
         for (name, params) in [
             (
                 "HistoryPruneMargin",

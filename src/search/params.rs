@@ -149,8 +149,10 @@ tunables! {
     se_margin "SeMargin" = 3, 1 ..= 8, step 1.0;
     se_double_margin "SeDoubleMargin" = 40, 10 ..= 120, step 5.0;
     se_double_max "SeDoubleMax" = 6, 0 ..= 12, step 1.0;
-    /// Plies added at a node in check (the check extension: 1 extends every check).
-    check_extension "CheckExtension" = 1, 0 ..= 1, step 1.0;
+    /// The check extension: 0 none; 1 every node in check is searched a ply deeper; 2 a
+    /// checking move that does not lose material by static exchange is searched a ply
+    /// deeper (a losing check is not extended).
+    check_extension "CheckExtension" = 1, 0 ..= 2, step 1.0;
     /// 1: late quiet moves that give check are reduced too, one ply less than other quiet
     /// moves; 0: they are never reduced.
     lmr_checks "LmrChecks" = 0, 0 ..= 1, step 1.0;
