@@ -74,6 +74,21 @@ fn small_run(state: &Path, extra: &[&str]) -> Vec<String> {
     v
 }
 
+/// The gains and the tuned parameters of [`small_run`].
+fn small_run_gains() -> Gains {
+    Gains {
+        iterations: 3,
+        r_end: 0.002,
+        alpha: 0.602,
+        gamma: 0.101,
+        a_ratio: 0.1,
+    }
+}
+
+fn small_run_params() -> Vec<&'static Tunable> {
+    parse_params(&["RfpMargin".into(), "LmrBase".into(), "NmpBase".into()]).unwrap()
+}
+
 fn round_clamp(t: &Tunable, x: f64) -> i32 {
     (x.round() as i32).clamp(t.min, t.max)
 }
@@ -249,14 +264,8 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
 
     // θ of every iteration, recomputed from the history's R by the formulas, to the last
     // digit: the file keeps θ exactly
-    let g = Gains {
-        iterations: 3,
-        r_end: 0.002,
-        alpha: 0.602,
-        gamma: 0.101,
-        a_ratio: 0.1,
-    };
-    let params = parse_params(&["RfpMargin".into(), "LmrBase".into(), "NmpBase".into()]).unwrap();
+    let g = small_run_gains();
+    let params = small_run_params();
     let mut theta: Vec<f64> = params.iter().map(|t| f64::from(t.default)).collect();
     let mut rs = Vec::new();
     for k in 1..=3u64 {
@@ -405,15 +414,9 @@ fn a_run_starts_where_start_says() {
         "the settings name the start: {text}"
     );
     // θ after iteration 1 is the start moved by the formulas (LmrBase from its default)
-    let params = parse_params(&["RfpMargin".into(), "LmrBase".into(), "NmpBase".into()]).unwrap();
+    let params = small_run_params();
     let mut theta = vec![120.0, f64::from(params[1].default), 2.0];
-    let g = Gains {
-        iterations: 3,
-        r_end: 0.002,
-        alpha: 0.602,
-        gamma: 0.101,
-        a_ratio: 0.1,
-    };
+    let g = small_run_gains();
     let entry = &text[text.find("{\"k\": 1, ").expect("history entry")..];
     let (c, a_k): (Vec<f64>, Vec<f64>) = params.iter().map(|t| g.at(t.step, 1)).unzip();
     update(
