@@ -449,8 +449,11 @@ fn a_run_starts_where_start_says() {
         ("LmpBase=3", "not among the tuned"),
         ("RfpMargin", "NAME=VALUE"),
         ("RfpMargin=1.5", "whole number"),
+        ("LmrBase=60 LmrBase=70", "given twice"),
     ] {
-        refused(&spsa(&small_run(&none, &["--start", words])), says);
+        let mut extra = vec!["--start"];
+        extra.extend(words.split(' '));
+        refused(&spsa(&small_run(&none, &extra)), says);
     }
     assert!(!none.exists(), "nothing written for a refused run");
 }

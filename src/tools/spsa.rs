@@ -547,6 +547,7 @@ fn config(a: SpsaArgs) -> Result<Config, String> {
         }
     }
     let mut start: Vec<f64> = params.iter().map(|t| f64::from(t.default)).collect();
+    let mut started = vec![false; params.len()];
     for w in &a.start {
         let (name, value) = w
             .split_once('=')
@@ -555,6 +556,9 @@ fn config(a: SpsaArgs) -> Result<Config, String> {
             .iter()
             .position(|t| t.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| format!("--start {w}: {name} is not among the tuned --params"))?;
+        if std::mem::replace(&mut started[i], true) {
+            return Err(format!("--start: {} given twice", params[i].name));
+        }
         let t = params[i];
         let v: i32 = value
             .parse()
