@@ -547,11 +547,7 @@ impl Searcher {
         let mut best_index = 0;
         self.pv[0].clear();
         for (i, &m) in root.iter().enumerate() {
-            // CheckExtension 2 extends a check that keeps its material at the parent
-            let new_depth = depth - 1
-                + i32::from(
-                    self.p.check_extension == 2 && pos.gives_check(m) && see::see_ge(pos, m, 0),
-                );
+            let new_depth = depth - 1 + i32::from(self.extends_check(pos, m, pos.gives_check(m)));
             pos.make_move(m);
             self.nodes += 1;
             let s = if i == 0 {
@@ -588,6 +584,14 @@ impl Searcher {
             self.pv[0].push(root[0]);
         }
         best
+    }
+
+    /// Is move `m` (which gives check if `gives_check`) extended at the parent? Only with
+    /// `CheckExtension 2`, for a check that does not lose material by static exchange (mode 1
+    /// extends the node in check instead).
+    #[inline]
+    fn extends_check(&self, pos: &Position, m: Move, gives_check: bool) -> bool {
+        self.p.check_extension == 2 && gives_check && see::see_ge(pos, m, 0)
     }
 
     /// The score the rules give this node, if they end the game here.
@@ -878,11 +882,7 @@ impl Searcher {
                     }
                 }
             }
-            if extension == 0
-                && gives_check
-                && self.p.check_extension == 2
-                && see::see_ge(pos, m, 0)
-            {
+            if extension == 0 && self.extends_check(pos, m, gives_check) {
                 extension = 1;
             }
             pos.make_move(m);
