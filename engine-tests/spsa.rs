@@ -239,9 +239,31 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
             r.stderr
         );
         assert_eq!(r.stderr.matches("spsa iter").count(), 1, "{}", r.stderr);
-        assert!(r.stdout.is_empty(), "no final values yet: {}", r.stdout);
         let mid = std::fs::read_to_string(&split).unwrap();
         assert_eq!(number_after(&mid, "iteration"), k as f64);
+        // θ so far, rounded, as engine keys (an interim set can be tested)
+        assert!(
+            r.stdout
+                .starts_with(&format!("spsa paused (theta so far): {k} of 3 iterations")),
+            "{}",
+            r.stdout
+        );
+        let top = &mid[mid.find("\"theta\"").unwrap()..];
+        let keys: Vec<String> = small_run_params()
+            .iter()
+            .map(|t| {
+                format!(
+                    "option.{}={}",
+                    t.name,
+                    round_clamp(t, number_after(top, t.name))
+                )
+            })
+            .collect();
+        assert!(
+            r.stdout.contains(&keys.join(" ")),
+            "{keys:?} in {}",
+            r.stdout
+        );
     }
     let rest = spsa(&small_run(&split, &[]));
     assert_eq!(rest.code, Some(0), "{}", rest.stderr);

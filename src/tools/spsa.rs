@@ -98,7 +98,8 @@ pub struct SpsaArgs {
     /// Rule set for adjudication: cxa or axf.
     #[arg(long, default_value = "cxa")]
     pub rules: String,
-    /// Stop once this many iterations are done (the state file resumes the rest).
+    /// Stop once this many iterations are done (the state file resumes the rest) and print θ
+    /// so far; at or below the iterations done it plays nothing and only prints θ.
     #[arg(long, value_name = "K")]
     pub stop_after: Option<u64>,
     /// Where θ starts, for some tuned parameters (default: the table's defaults); part of
@@ -743,10 +744,16 @@ fn theta_text(params: &[&'static Tunable], theta: &[f64]) -> String {
     parts.join(" ")
 }
 
-/// The final values as `setoption` lines, `chariot match` engine keys and table lines.
+/// θ, rounded, as `setoption` lines, `chariot match` engine keys and table lines: the final
+/// values, or θ so far when the run stopped early (`--stop-after`).
 fn final_text(cfg: &Config, st: &State) -> String {
+    let head = if st.done < cfg.gains.iterations {
+        "spsa paused (theta so far)"
+    } else {
+        "spsa done"
+    };
     let mut s = format!(
-        "spsa done: {} of {} iterations ({} games each), theta+ scored +{} ={} -{}\n",
+        "{head}: {} of {} iterations ({} games each), theta+ scored +{} ={} -{}\n",
         st.done,
         cfg.gains.iterations,
         2 * cfg.pairs,
@@ -800,7 +807,7 @@ pub fn run(args: SpsaArgs) -> Result<(), String> {
         st = cfg
             .read_state(&text)
             .map_err(|e| format!("state file {}: {e}", p.display()))?;
-        if st.done < cfg.gains.iterations {
+        if st.done < cfg.stop_after.unwrap_or(u64::MAX).min(cfg.gains.iterations) {
             eprintln!(
                 "spsa resumes {} after iteration {}/{}",
                 p.display(),
@@ -863,7 +870,6 @@ pub fn run(args: SpsaArgs) -> Result<(), String> {
                 .map(|p| format!("; the same command resumes from {}", p.display()))
                 .unwrap_or_default()
         );
-        return Ok(());
     }
     let _ = std::io::stdout().write_all(final_text(&cfg, &st).as_bytes());
     Ok(())
