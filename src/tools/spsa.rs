@@ -793,6 +793,8 @@ fn final_text(cfg: &Config, st: &State) -> String {
 /// Runs `chariot tune spsa`: progress lines to stderr, the final values to stdout.
 pub fn run(args: SpsaArgs) -> Result<(), String> {
     let cfg = config(args)?;
+    let n = cfg.gains.iterations;
+    let stop = cfg.stop_after.unwrap_or(n).min(n);
     let mut st = State {
         done: 0,
         theta: cfg.start.clone(),
@@ -807,17 +809,14 @@ pub fn run(args: SpsaArgs) -> Result<(), String> {
         st = cfg
             .read_state(&text)
             .map_err(|e| format!("state file {}: {e}", p.display()))?;
-        if st.done < cfg.stop_after.unwrap_or(u64::MAX).min(cfg.gains.iterations) {
+        if st.done < stop {
             eprintln!(
-                "spsa resumes {} after iteration {}/{}",
+                "spsa resumes {} after iteration {}/{n}",
                 p.display(),
-                st.done,
-                cfg.gains.iterations
+                st.done
             );
         }
     }
-    let n = cfg.gains.iterations;
-    let stop = cfg.stop_after.unwrap_or(n).min(n);
     if st.done < stop {
         check_engine(&cfg)?;
         if let Some(p) = &cfg.state {
