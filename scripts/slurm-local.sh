@@ -6,6 +6,12 @@
 #                                   munged, slurmctld and slurmd, wait until the node is idle
 #   scripts/slurm-local.sh status   show the daemons and `sinfo`
 #   scripts/slurm-local.sh stop     stop the three daemons (by their pid files)
+#   scripts/slurm-local.sh pack F   write F (a .tar.gz): the installed Slurm and munge packages'
+#                                   files and the shared libraries they load (glibc's apart),
+#                                   for a machine that cannot reach a package mirror
+#   SLURM_PACK=F scripts/slurm-local.sh
+#                                   on such a machine (x86-64, glibc 2.36 or newer): install from
+#                                   F instead of apt-get (files already there are kept), then start
 #
 # Idempotent: running it again starts only what is not running and keeps a config it wrote.
 # The node gets `nproc` CPUs and 95% of MemTotal (/proc/meminfo); one partition, `local`.
@@ -22,7 +28,7 @@ CTLD_PID=/run/slurmctld.pid
 SLURMD_PID=/run/slurmd.pid
 
 usage() {
-    echo "usage: $0 [start|stop|status]   (as root; start is the default)" >&2
+    echo "usage: $0 [start|stop|status|pack FILE]   (as root; start is the default)" >&2
     exit "${1:-2}"
 }
 
@@ -59,11 +65,96 @@ install_packages() {
         && command -v sbatch >/dev/null && command -v munged >/dev/null; then
         return
     fi
+    if [ -n "${SLURM_PACK:-}" ]; then
+        install_pack "$SLURM_PACK"
+        return
+    fi
     command -v apt-get >/dev/null || die "no apt-get: install Slurm (slurmctld, slurmd, client) and munge yourself"
     echo "slurm-local: installing slurmctld slurmd slurm-client munge (apt-get)"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q
     apt-get install -y -q --no-install-recommends slurmctld slurmd slurm-client munge
+}
+
+PACKAGES="slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge libmunge2"
+
+# pack FILE: the packages' files (not their directories) and every shared library their
+# programs and plugins load that the packages do not hold, glibc's own apart (libc, libm,
+# libdl, libpthread, librt, libresolv, the loader): a machine with an older glibc is refused
+# at install. Paths are written with their directories resolved (/lib -> /usr/lib).
+pack() {
+    out=${1:?pack needs a file name}
+    case "$out" in /*) ;; *) out="$(pwd)/$out" ;; esac
+    command -v dpkg >/dev/null || die "pack needs dpkg (a Debian-family machine with Slurm installed)"
+    # shellcheck disable=SC2086
+    dpkg -s $PACKAGES >/dev/null 2>&1 || die "pack needs the packages installed: $PACKAGES"
+    list=$(mktemp)
+    # shellcheck disable=SC2086
+    dpkg -L $PACKAGES | sort -u | while read -r f; do
+        if [ ! -d "$f" ] && { [ -L "$f" ] || [ -f "$f" ]; }; then
+            echo "$(readlink -f "$(dirname "$f")")/$(basename "$f")"
+        fi
+    done | sort -u >"$list.files"
+    # commands reached through links outside the packages (Debian's alternatives:
+    # /usr/sbin/slurmctld -> /etc/alternatives/slurmctld -> /usr/sbin/slurmctld-wlm)
+    for l in /usr/bin/* /usr/sbin/*; do
+        if [ ! -L "$l" ] || ! grep -qxF "$(readlink -f "$l")" "$list.files"; then continue; fi
+        x=$l
+        while [ -L "$x" ]; do
+            echo "$x"
+            n=$(readlink "$x")
+            case "$n" in /*) x=$n ;; *) x="$(dirname "$x")/$n" ;; esac
+        done
+    done | cat "$list.files" - | sort -u >"$list"
+    rm -f "$list.files"
+    libs=$(mktemp)
+    while read -r f; do
+        if [ -f "$f" ] && [ ! -L "$f" ] && head -c 4 "$f" | grep -q "ELF"; then
+            ldd "$f" 2>/dev/null | awk '/=> \// { print $3 }'
+        fi
+    done <"$list" | sort -u | while read -r l; do
+        case "$(basename "$l")" in
+        libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | libresolv.so.* | ld-linux*) continue ;;
+        esac
+        d=$(readlink -f "$(dirname "$l")")
+        echo "$d/$(basename "$l")"
+        readlink -f "$l"
+    done | sort -u >"$libs"
+    sort -u "$list" "$libs" | grep -vxFf "$list" >"$libs.extra" || true
+    glibc=$(ldd --version | head -1 | awk '{ print $NF }')
+    echo "$glibc" >"$list.glibc"
+    mkdir -p "$list.d/etc"
+    cp "$list.glibc" "$list.d/etc/chariot-slurm-pack-glibc"
+    # shellcheck disable=SC2046
+    tar -czf "$out" -C / $(sort -u "$list" "$libs" | sed 's#^/##') -C "$list.d" etc/chariot-slurm-pack-glibc
+    echo "slurm-local: wrote $out ($(wc -l <"$list") package files, $(wc -l <"$libs.extra") library files beside them, glibc $glibc, $(du -h "$out" | cut -f1))"
+    rm -rf "$list" "$list.glibc" "$list.d" "$libs" "$libs.extra"
+}
+
+# install_pack FILE: unpack a file made by `pack` over / (keeping every file already there:
+# a newer library of the same soname stays), run ldconfig, add the slurm and munge users.
+install_pack() {
+    [ -s "$1" ] || die "SLURM_PACK=$1: no such file"
+    want=$(tar -xzOf "$1" etc/chariot-slurm-pack-glibc 2>/dev/null) || die "SLURM_PACK=$1 was not written by '$0 pack'"
+    have=$(ldd --version 2>/dev/null | head -1 | awk '{ print $NF }')
+    if [ "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -1)" != "$want" ]; then
+        die "SLURM_PACK=$1 was made with glibc $want; this machine has ${have:-none}"
+    fi
+    echo "slurm-local: installing Slurm and munge from $1 (made with glibc $want; here $have)"
+    tar -xzf "$1" -C / --skip-old-files --exclude etc/chariot-slurm-pack-glibc
+    ldconfig
+    for u in slurm munge; do
+        if ! id -u "$u" >/dev/null 2>&1; then
+            useradd --system --user-group --no-create-home --home-dir /nonexistent \
+                --shell /usr/sbin/nologin "$u"
+        fi
+    done
+    mkdir -p /etc/munge
+    chown munge:munge /etc/munge
+    chmod 700 /etc/munge
+    for c in slurmctld slurmd sbatch munged mungekey; do
+        command -v "$c" >/dev/null || die "$c missing after unpacking $1"
+    done
 }
 
 write_config() {
@@ -75,7 +166,7 @@ write_config() {
     mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
     mem_mb=$((mem_kb * 95 / 100 / 1024))
     mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
-    chown slurm:slurm /var/spool/slurmctld /var/log/slurm
+    chown -R slurm:slurm /var/spool/slurmctld /var/log/slurm
     tmp=$(mktemp "$CONF.XXXXXX")
     cat >"$tmp" <<EOF
 $MARK
@@ -105,6 +196,21 @@ NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
 PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP DefMemPerCPU=$((mem_mb / cpus))
 EOF
     chmod 644 "$tmp"
+    # A cgroup v2 host without systemd's D-Bus (a container, a small VM): slurmd (22.05)
+    # fails to make its scope through systemd, so it makes it itself (IgnoreSystemd): it
+    # creates <mount>/system.slice/<node>_slurmstepd.scope but not system.slice, made here,
+    # and the controllers it asks for are enabled at the root where the kernel has them.
+    if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && [ ! -S /run/dbus/system_bus_socket ]; then
+        cg=/etc/slurm/cgroup.conf
+        if [ -e "$cg" ] && ! grep -qF "$MARK" "$cg"; then
+            die "$cg exists and was not written by this script; not touching it"
+        fi
+        printf '%s\nCgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\n' "$MARK" >"$cg"
+        mkdir -p /sys/fs/cgroup/system.slice
+        for c in cpuset cpu memory; do
+            echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+        done
+    fi
     if [ -e "$CONF" ] && cmp -s "$tmp" "$CONF"; then
         rm -f "$tmp"
     else
@@ -128,9 +234,14 @@ start_munge() {
         chmod 400 /etc/munge/munge.key
     fi
     mkdir -p /run/munge /var/log/munge /var/lib/munge
-    chown munge:munge /run/munge /var/log/munge /var/lib/munge
+    chown -R munge:munge /run/munge /var/log/munge /var/lib/munge
     chmod 755 /run/munge
-    runuser -u munge -- /usr/sbin/munged
+    if ! runuser -u munge -- /usr/sbin/munged; then
+        # munged refuses directories it finds insecure (a group-writable /var/log, say):
+        # on a one-machine test cluster, say so and start it anyway
+        echo "slurm-local: munged refused to start (see /var/log/munge/munged.log); again with --force"
+        runuser -u munge -- /usr/sbin/munged --force
+    fi
     echo "slurm-local: started munged (pid $(cat "$MUNGE_PID"))"
 }
 
@@ -183,6 +294,7 @@ status() {
 
 case "${1:-start}" in
 start) start ;;
+pack) pack "${2:-}" ;;
 stop)
     stop_one slurmd "$SLURMD_PID"
     stop_one slurmctld "$CTLD_PID"
