@@ -10,7 +10,7 @@
 #                                   files and the shared libraries they load (glibc's apart),
 #                                   for a machine that cannot reach a package mirror
 #   SLURM_PACK=F scripts/slurm-local.sh
-#                                   on such a machine (x86-64, glibc 2.36 or newer): install from
+#                                   on such a machine (x86-64, glibc as new as the packer's): install from
 #                                   F instead of apt-get (files already there are kept), then start
 #
 # Idempotent: running it again starts only what is not running and keeps a config it wrote.
@@ -236,12 +236,7 @@ start_munge() {
     mkdir -p /run/munge /var/log/munge /var/lib/munge
     chown -R munge:munge /run/munge /var/log/munge /var/lib/munge
     chmod 755 /run/munge
-    if ! runuser -u munge -- /usr/sbin/munged; then
-        # munged refuses directories it finds insecure (a group-writable /var/log, say):
-        # on a one-machine test cluster, say so and start it anyway
-        echo "slurm-local: munged refused to start (see /var/log/munge/munged.log); again with --force"
-        runuser -u munge -- /usr/sbin/munged --force
-    fi
+    runuser -u munge -- /usr/sbin/munged || die "munged did not start (see /var/log/munge/munged.log)"
     echo "slurm-local: started munged (pid $(cat "$MUNGE_PID"))"
 }
 
