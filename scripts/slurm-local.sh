@@ -122,13 +122,12 @@ pack() {
     done | sort -u >"$libs"
     sort -u "$list" "$libs" | grep -vxFf "$list" >"$libs.extra" || true
     glibc=$(ldd --version | head -1 | awk '{ print $NF }')
-    echo "$glibc" >"$list.glibc"
     mkdir -p "$list.d/etc"
-    cp "$list.glibc" "$list.d/etc/chariot-slurm-pack-glibc"
+    echo "$glibc" >"$list.d/etc/chariot-slurm-pack-glibc"
     # shellcheck disable=SC2046
     tar -czf "$out" -C / $(sort -u "$list" "$libs" | sed 's#^/##') -C "$list.d" etc/chariot-slurm-pack-glibc
     echo "slurm-local: wrote $out ($(wc -l <"$list") package files, $(wc -l <"$libs.extra") library files beside them, glibc $glibc, $(du -h "$out" | cut -f1))"
-    rm -rf "$list" "$list.glibc" "$list.d" "$libs" "$libs.extra"
+    rm -rf "$list" "$list.d" "$libs" "$libs.extra"
 }
 
 # install_pack FILE: unpack a file made by `pack` over / (keeping every file already there:
