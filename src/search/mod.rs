@@ -370,9 +370,10 @@ impl Searcher {
             if node_check {
                 self.counters.publish(self.slot, self.nodes);
             }
-            let over_nodes = node_check
-                && self.main
-                && self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
+            // every thread checks the node budget (all threads' nodes together), so it holds
+            // even while the main thread waits for a core
+            let over_nodes =
+                node_check && self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
             let over_time = self.main
                 && self
                     .limits
@@ -1247,6 +1248,45 @@ mod tests {
             pos.unmake_move();
         }
         differing
+    }
+
+    #[test]
+    fn a_helper_thread_holds_the_node_limit_while_the_main_thread_waits() {
+        // the main thread (slot 0) has published 100,000 nodes and then, waiting for a core,
+        // checks nothing: the helper alone must stop the search at the shared limit
+        let tt = Arc::new(TranspositionTable::new(4));
+        let stop = Arc::new(AtomicBool::new(false));
+        let counters = Arc::new(NodeCounters::new(2));
+        counters.publish(0, 100_000);
+        let mut helper = Searcher::new(
+            Arc::clone(&tt),
+            Arc::clone(&stop),
+            RuleSet::Cxa,
+            Arc::new(VerdictCache::new()),
+            Arc::clone(&counters),
+        );
+        helper.set_helper(1);
+        let mut pos = Position::from_fen(crate::core::START_FEN).unwrap();
+        let limit = 150_000;
+        let r = helper.go(
+            &mut pos,
+            Limits {
+                nodes: Some(limit),
+                depth: Some(16),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        assert!(
+            stop.load(Ordering::Relaxed),
+            "the helper raised the stop flag"
+        );
+        let total = counters.total_with(1, r.nodes);
+        assert!(
+            (limit..limit + 1024).contains(&total),
+            "{total} nodes for a limit of {limit} ({} by the helper)",
+            r.nodes
+        );
     }
 
     #[test]

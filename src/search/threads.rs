@@ -150,12 +150,11 @@ impl ThreadPool {
         self.helpers.is_empty()
     }
 
-    /// Starts every helper on `position` (helpers have no node or time limit: they stop
-    /// with the stop flag, or at the depth limit; the main thread holds a node limit for
-    /// all threads together).
+    /// Starts every helper on `position` (helpers have no time limit: they stop with the
+    /// stop flag, or at the depth limit; every thread holds the node limit, which counts
+    /// all threads' nodes together).
     pub fn start(&mut self, position: &Position, limits: &Limits, setup: &SearchSetup) {
         let helper_limits = Limits {
-            nodes: None,
             soft_time: None,
             hard_time: None,
             ..limits.clone()
