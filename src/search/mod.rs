@@ -1210,13 +1210,26 @@ mod tests {
 
     /// A hand-crafted-evaluation searcher with its own table, playing with `params`.
     fn searcher(params: Tunables) -> (Searcher, Arc<TranspositionTable>) {
+        searcher_sharing(
+            params,
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(NodeCounters::new(1)),
+        )
+    }
+
+    /// [`searcher`] with the stop flag and node counters it shares with other threads.
+    fn searcher_sharing(
+        params: Tunables,
+        stop: Arc<AtomicBool>,
+        counters: Arc<NodeCounters>,
+    ) -> (Searcher, Arc<TranspositionTable>) {
         let tt = Arc::new(TranspositionTable::new(4));
         let mut s = Searcher::new(
             Arc::clone(&tt),
-            Arc::new(AtomicBool::new(false)),
+            stop,
             RuleSet::Cxa,
             Arc::new(VerdictCache::new()),
-            Arc::new(NodeCounters::new(1)),
+            counters,
         );
         s.configure(SearchSetup {
             tt: Arc::clone(&tt),
@@ -1254,17 +1267,11 @@ mod tests {
     fn a_helper_thread_holds_the_node_limit_while_the_main_thread_waits() {
         // the main thread (slot 0) has published 100,000 nodes and then, waiting for a core,
         // checks nothing: the helper alone must stop the search at the shared limit
-        let tt = Arc::new(TranspositionTable::new(4));
         let stop = Arc::new(AtomicBool::new(false));
         let counters = Arc::new(NodeCounters::new(2));
         counters.publish(0, 100_000);
-        let mut helper = Searcher::new(
-            Arc::clone(&tt),
-            Arc::clone(&stop),
-            RuleSet::Cxa,
-            Arc::new(VerdictCache::new()),
-            Arc::clone(&counters),
-        );
+        let (mut helper, _) =
+            searcher_sharing(Tunables::DEFAULT, Arc::clone(&stop), Arc::clone(&counters));
         helper.set_helper(1);
         let mut pos = Position::from_fen(crate::core::START_FEN).unwrap();
         let limit = 150_000;
