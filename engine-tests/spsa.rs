@@ -290,6 +290,7 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
     let params = small_run_params();
     let mut theta: Vec<f64> = params.iter().map(|t| f64::from(t.default)).collect();
     let mut rs = Vec::new();
+    let mut thetas = vec![theta.clone()];
     for k in 1..=3u64 {
         let entry = &a[a.find(&format!("{{\"k\": {k}, ")).expect("history entry")..];
         let r = number_after(entry, "r");
@@ -301,6 +302,7 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
         rs.push(r);
         let (c, a_k): (Vec<f64>, Vec<f64>) = params.iter().map(|t| g.at(t.step, k)).unzip();
         update(&params, &mut theta, &a_k, &c, r as i64, &deltas(4, k, 3));
+        thetas.push(theta.clone());
         for (t, want) in params.iter().zip(&theta) {
             assert_eq!(
                 number_after(entry, t.name),
@@ -314,10 +316,11 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
     for (t, want) in params.iter().zip(&theta) {
         assert_eq!(number_after(top, t.name), *want, "final {}", t.name);
     }
-    // the resumed parts start from a θ that had moved (else the test shows little)
+    // both resumed parts (after iterations 1 and 2) start from a θ that had moved from the
+    // defaults, else the test shows little
     assert!(
-        rs[0] != 0.0 && rs[1] != 0.0,
-        "iterations 1 and 2 were even ({rs:?}): choose another --seed for this test"
+        thetas[1] != thetas[0] && thetas[2] != thetas[0],
+        "θ had not moved before a resume (R per iteration {rs:?}): choose another --seed for this test"
     );
 
     // a finished state prints the final values again and plays nothing
