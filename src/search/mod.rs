@@ -1300,13 +1300,16 @@ mod tests {
     fn the_eval_shrinks_toward_the_move_limit_but_the_table_keeps_it_whole() {
         let board = "3akab2/9/2n1b4/p1p1p1p1p/9/9/P1P1P1P1P/4B4/4A4/2NAK1B2 w - -";
         let at = |plies: u32| Position::from_fen(&format!("{board} {plies} 1")).unwrap();
-        let (off, _) = searcher(Tunables::DEFAULT);
+        let (off, _) = searcher(Tunables {
+            move_limit_damping: 0,
+            ..Tunables::DEFAULT
+        });
         let (half, tt) = searcher(Tunables {
             move_limit_damping: 50,
             ..Tunables::DEFAULT
         });
         let e = 400;
-        assert_eq!(off.damped(e, &at(100)), e, "off by default");
+        assert_eq!(off.damped(e, &at(100)), e, "0 turns it off");
         assert_eq!(half.damped(e, &at(0)), e, "nothing after a capture");
         assert_eq!(half.damped(e, &at(60)), 300, "a quarter off halfway");
         assert_eq!(half.damped(e, &at(120)), 200, "half off at the limit");
@@ -1338,7 +1341,10 @@ mod tests {
             ..Limits::default()
         };
         let mut pos = Position::from_fen(crate::core::START_FEN).unwrap();
-        let (mut off, _) = searcher(Tunables::DEFAULT);
+        let (mut off, _) = searcher(Tunables {
+            correction_weight: 0,
+            ..Tunables::DEFAULT
+        });
         off.go(&mut pos, depth(6), |_| {});
         assert_eq!(off.correction.learnt(), 0);
         let (mut on, tt) = searcher(Tunables {
@@ -1398,14 +1404,17 @@ mod tests {
         ] {
             assert_ne!(nodes(params), base, "{name} changed nothing");
         }
+        // pruning by history is on by default: its switch is checked against the search
+        // without it
+        let no_history_pruning = nodes(Tunables {
+            history_prune_margin: 0,
+            ..Tunables::DEFAULT
+        });
+        assert!(
+            base < no_history_pruning,
+            "HistoryPruneMargin: {base} nodes, {no_history_pruning} without"
+        );
         for (name, params) in [
-            (
-                "HistoryPruneMargin",
-                Tunables {
-                    history_prune_margin: 2000,
-                    ..Tunables::DEFAULT
-                },
-            ),
             (
                 "LmrCaptures",
                 Tunables {

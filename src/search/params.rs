@@ -83,10 +83,10 @@ macro_rules! tunables {
 
 tunables! {
     /// Aspiration window: half-width, and the depth from which the window is used.
-    aspiration_delta "AspirationDelta" = 24, 8 ..= 60, step 3.0;
+    aspiration_delta "AspirationDelta" = 28, 8 ..= 60, step 3.0;
     aspiration_start_depth "AspirationStartDepth" = 5, 3 ..= 8, step 1.0;
     /// Reverse futility pruning: margin per ply, depth limit.
-    rfp_margin "RfpMargin" = 90, 40 ..= 200, step 8.0;
+    rfp_margin "RfpMargin" = 113, 40 ..= 200, step 8.0;
     rfp_max_depth "RfpMaxDepth" = 6, 3 ..= 10, step 1.0;
     /// Razoring: up to `razor_max_depth`, a node whose static eval is more than
     /// `razor_margin × depth²` below alpha asks quiescence search, and returns its result
@@ -101,33 +101,33 @@ tunables! {
     nmp_verify_depth "NmpVerifyDepth" = 10, 6 ..= 16, step 1.0;
     /// The null move is reduced one ply more per this much static eval above beta (at most
     /// `nmp_eval_max` plies more).
-    nmp_eval_divisor "NmpEvalDivisor" = 200, 80 ..= 400, step 20.0;
+    nmp_eval_divisor "NmpEvalDivisor" = 248, 80 ..= 400, step 20.0;
     nmp_eval_max "NmpEvalMax" = 3, 1 ..= 6, step 1.0;
     /// SEE pruning at low depth (non-PV, not in check): a quiet move must not lose more
     /// than `see_prune_quiet × depth`, a capture more than `see_prune_capture × depth²`.
     see_prune_max_depth "SeePruneMaxDepth" = 6, 3 ..= 10, step 1.0;
-    see_prune_quiet "SeePruneQuiet" = 60, 20 ..= 150, step 6.0;
-    see_prune_capture "SeePruneCapture" = 25, 5 ..= 60, step 3.0;
+    see_prune_quiet "SeePruneQuiet" = 54, 20 ..= 150, step 6.0;
+    see_prune_capture "SeePruneCapture" = 26, 5 ..= 60, step 3.0;
     /// Late-move reductions: minimum depth and move number; the table's
     /// `base + ln(depth)·ln(move)/divisor`, both in hundredths.
     lmr_min_depth "LmrMinDepth" = 3, 2 ..= 5, step 1.0;
     lmr_min_moves "LmrMinMoves" = 3, 1 ..= 6, step 1.0;
-    lmr_base "LmrBase" = 60, 0 ..= 150, step 8.0;
-    lmr_divisor "LmrDivisor" = 220, 120 ..= 400, step 15.0;
+    lmr_base "LmrBase" = 61, 0 ..= 150, step 8.0;
+    lmr_divisor "LmrDivisor" = 202, 120 ..= 400, step 15.0;
     /// Extra reduction at expected cut nodes (zero-window nodes whose parent expects to
     /// fail high: a late move there is very likely refuted).
     lmr_cut_node "LmrCutNode" = 2, 0 ..= 4, step 1.0;
     /// A quiet move's history (plus continuation histories) over this reduces it one ply
     /// less.
-    lmr_history_divisor "LmrHistoryDivisor" = 8192, 2048 ..= 32768, step 600.0;
+    lmr_history_divisor "LmrHistoryDivisor" = 8577, 2048 ..= 32768, step 600.0;
     /// Late-move pruning: quiet moves beyond `(lmp_base + depth²)` (halved unless
     /// improving) are skipped up to `lmp_max_depth`.
     lmp_max_depth "LmpMaxDepth" = 4, 2 ..= 8, step 1.0;
-    lmp_base "LmpBase" = 4, 1 ..= 10, step 1.0;
+    lmp_base "LmpBase" = 3, 1 ..= 10, step 1.0;
     /// History pruning: up to `history_prune_depth`, a late quiet move (not a check, not a
     /// killer or the countermove) whose history (plus continuation histories) is below
     /// `−history_prune_margin × depth` is skipped; margin 0: none is.
-    history_prune_margin "HistoryPruneMargin" = 0, 0 ..= 12000, step 400.0;
+    history_prune_margin "HistoryPruneMargin" = 1217, 0 ..= 12000, step 400.0;
     history_prune_depth "HistoryPruneDepth" = 3, 1 ..= 8, step 1.0;
     /// 1: late captures are reduced too (one ply less than quiet moves; not in check, not
     /// checks); 0: captures are never reduced.
@@ -136,7 +136,7 @@ tunables! {
     /// reduced in check.
     lmr_evasions "LmrEvasions" = 0, 0 ..= 1, step 1.0;
     /// Futility pruning of quiet moves at low depth: margin per ply, depth limit.
-    futility_margin "FutilityMargin" = 110, 40 ..= 250, step 8.0;
+    futility_margin "FutilityMargin" = 117, 40 ..= 250, step 8.0;
     futility_max_depth "FutilityMaxDepth" = 5, 2 ..= 9, step 1.0;
     /// Internal iterative reduction: the depth from which a node without a hash move
     /// searches one ply less.
@@ -147,7 +147,7 @@ tunables! {
     se_min_depth "SeMinDepth" = 7, 4 ..= 12, step 1.0;
     se_tt_depth_slack "SeTtDepthSlack" = 3, 1 ..= 6, step 1.0;
     se_margin "SeMargin" = 3, 1 ..= 8, step 1.0;
-    se_double_margin "SeDoubleMargin" = 40, 10 ..= 120, step 5.0;
+    se_double_margin "SeDoubleMargin" = 44, 10 ..= 120, step 5.0;
     se_double_max "SeDoubleMax" = 6, 0 ..= 12, step 1.0;
     /// The check extension: 0 none; 1 every node in check is searched a ply deeper; 2 a
     /// checking move that does not lose material by static exchange is searched a ply
@@ -159,13 +159,13 @@ tunables! {
     /// How much smaller (per cent) the evaluation is when the plies without a capture
     /// reach the 60-move limit, shrinking linearly from none after a capture; 0: the
     /// evaluation ignores the count.
-    move_limit_damping "MoveLimitDamping" = 0, 0 ..= 80, step 5.0;
+    move_limit_damping "MoveLimitDamping" = 33, 0 ..= 80, step 5.0;
     /// How much of the correction history (what searches found the evaluation to miss in
     /// positions of the same pawn structure and material, `correction.rs`) is added to the
     /// evaluation, per cent; 0: none (and none is learnt).
-    correction_weight "CorrectionWeight" = 0, 0 ..= 200, step 10.0;
+    correction_weight "CorrectionWeight" = 73, 0 ..= 200, step 10.0;
     /// Quiescence delta pruning margin.
-    delta_margin "DeltaMargin" = 150, 50 ..= 400, step 15.0;
+    delta_margin "DeltaMargin" = 151, 50 ..= 400, step 15.0;
     /// Time management: from depth `tm_min_depth` on, the soft limit (when no new
     /// iteration starts) is scaled by how many iterations in a row kept the best move (0,
     /// 1, 2, 3, 4 or more: percentages) and by how far the score fell since the last
