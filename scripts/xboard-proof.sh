@@ -149,7 +149,7 @@ done < <(sed -n 's/^\[Result "\(.*\)"\]$/\1/p' "$pgn")
 # reversible moves restarts at a pawn move, as in chess, so Chariot's 60-move claim (captures
 # only) can be called false and forfeited. Such a game still has a result; say so.
 if grep -q '{False [a-z]* claim' "$pgn"; then
-    echo "note: XBoard forfeited a claim by its own rules (see README, In a GUI: XBoard)"
+    echo "note: XBoard forfeited a claim by its own rules (see docs/gui.md, XBoard)"
 fi
 if [ -s "$OUT/board.png" ]; then
     echo "screenshot: $OUT/board.png"

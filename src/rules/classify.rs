@@ -16,7 +16,7 @@
 //! checking move against every reply. The king alone (27.1) and a pawn alone (27.2) never
 //! chase; they may still take part in the exchanges that decide whether a victim is won.
 //!
-//! Approximations, documented in the README: 27.3 (key defensive point) is read as "a
+//! Approximations, documented in docs/rules.md: 27.3 (key defensive point) is read as "a
 //! side behind in attacking material by at most a horse or cannon does not chase with a
 //! piece on its own side of the river when all it attacks are advisors and elephants"; 27.6's first half is not modelled; 27.4 (自毙) is read as "an answer to a
 //! check is 杀 only if it would threaten mate also in the position before that check" (see
