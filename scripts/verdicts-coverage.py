@@ -4,7 +4,7 @@
     scripts/verdicts-coverage.py            # prints engine-tests/verdicts-coverage.md's table
     scripts/verdicts-coverage.py --check    # checks every line's repetition structure
 
-The table lists every clause of CXA 2010 chapters 24-29 (rules/002_*.txt) with the casebook
+The table lists every clause of CXA 2010 chapters 24-29 (the CXA rule book, 2010 revision) with the casebook
 lines that cite it (field 6 of engine-tests/verdicts.txt). --check replays each line on a
 plain position model (placement + side to move; legality is left to `cargo test`): a
 repetition line must reach a position for the 3rd time exactly at its last move, with no
