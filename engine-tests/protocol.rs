@@ -1,6 +1,8 @@
 //! Protocol transcripts run against the built binary: handshakes of both dialects, a
 //! search to a fixed depth, bad input answered with one `info string` line and the loop
-//! carrying on, `stop` while idle, end of input as `quit`.
+//! carrying on, `stop` while idle, end of input as `quit`; no greeting on a piped stdin,
+//! the greeting first on a terminal (a pseudo-terminal, where python3 has one), `help` in
+//! each dialect and its list of subcommands against `chariot --help`.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -169,4 +171,181 @@ fn a_tunable_set_by_option_reaches_the_search() {
         "uci\nsetoption name LmrBase value 140\n{go}"
     )));
     assert_eq!(ignored, default);
+}
+
+/// The raw bytes the engine writes for `input` on a piped stdin.
+fn run_raw(input: &str) -> Vec<u8> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("the engine exits");
+    assert!(out.status.success(), "exit status {:?}", out.status);
+    out.stdout
+}
+
+#[test]
+fn a_piped_stdin_gets_no_greeting() {
+    // what GUIs and match runners see, byte for byte: the replies and nothing before them
+    assert_eq!(run_raw(""), b"bye\n");
+    assert_eq!(run_raw("isready\nquit\n"), b"readyok\nbye\n");
+    assert_eq!(run_raw("xboard\nping 3\n"), b"pong 3\n");
+    let ucci = run_raw("ucci\n");
+    assert!(ucci.starts_with(b"id name Chariot "), "{ucci:?}");
+    let uci = run_raw("uci\nquit\n");
+    assert!(uci.starts_with(b"id name Chariot "), "{uci:?}");
+    let greeting = chariot::protocol::greeting();
+    for out in [ucci, uci] {
+        assert!(!String::from_utf8_lossy(&out).contains(&greeting));
+    }
+}
+
+/// The lines `help` prints in a session started by `handshake` (`""`: none), up to the
+/// reply to `sync`, which must answer `synced`.
+fn help_lines(handshake: &str, sync: &str, synced: &str) -> Vec<String> {
+    let out = run(&format!("{handshake}help\n{sync}\n"));
+    let start = match handshake {
+        "" => 0,
+        _ => index_of(&out, |l| l == "ucciok" || l == "uciok").map_or(0, |i| i + 1),
+    };
+    let end = index_of(&out, |l| l == synced).expect("the sync reply");
+    out[start..end].to_vec()
+}
+
+#[test]
+fn help_lines_are_safe_for_each_dialect() {
+    // UCCI and UCI: every line an `info string`, never a bare command word a GUI could take
+    // for a reply; CECP: every line a comment
+    for (handshake, prefix, sync, synced) in [
+        ("ucci\n", "info string ", "isready", "readyok"),
+        ("uci\n", "info string ", "isready", "readyok"),
+        ("xboard\n", "# ", "ping 9", "pong 9"),
+    ] {
+        let lines = help_lines(handshake, sync, synced);
+        assert!(lines.len() >= 20, "{handshake}: {lines:?}");
+        for l in &lines {
+            assert!(
+                l.starts_with(prefix) && l.len() > prefix.len(),
+                "{handshake}: {l}"
+            );
+        }
+        assert!(lines[0].contains("in this session"), "{:?}", lines[0]);
+    }
+    // before a handshake: plain text for the person who asked
+    let lines = help_lines("", "isready", "readyok");
+    assert!(lines[0].starts_with("Chariot "), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("info") && !l.starts_with('#'))
+    );
+    for handshake in ["ucci", "uci", "xboard"] {
+        let row = format!("  {handshake} ");
+        assert!(lines.iter().any(|l| l.starts_with(&row)), "{handshake}");
+    }
+}
+
+/// The first word of each indented line after the line starting with `header`, up to the
+/// next line that is not indented.
+fn listed_after(lines: &[String], header: &str) -> Vec<String> {
+    let from = index_of(lines, |l| l.starts_with(header)).expect(header);
+    lines[from + 1..]
+        .iter()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn help_lists_the_subcommands_of_chariot_help() {
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .arg("--help")
+        .output()
+        .expect("chariot --help");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let usage: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut expected = listed_after(&usage, "Commands:");
+    expected.retain(|c| c != "help");
+    assert!(expected.len() >= 8, "{expected:?}");
+    assert!(text.contains("type help there"), "{text}");
+    let shown = listed_after(&help_lines("", "isready", "readyok"), "Command line:");
+    assert_eq!(shown, expected);
+    let ucci = help_lines("ucci\n", "isready", "readyok");
+    let ucci: Vec<String> = ucci
+        .iter()
+        .map(|l| l.trim_start_matches("info string ").to_string())
+        .collect();
+    assert_eq!(listed_after(&ucci, "Command line:"), expected);
+}
+
+/// Runs the engine on a pseudo-terminal (python3's `pty`, where there is one) and returns
+/// what it printed until `isready` was answered, or `None` when no pty can be had here.
+fn on_a_terminal() -> Option<String> {
+    const SCRIPT: &str = r#"
+import os, select, sys, time
+try:
+    import pty
+    pid, fd = pty.fork()
+except Exception:
+    sys.exit(77)
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1]])
+out = b""
+def read_until(mark, sent):
+    global out
+    end = time.time() + 20
+    while mark not in out and time.time() < end:
+        if sent is not None and not sent[0] and out:
+            os.write(fd, b"isready\n")
+            sent[0] = True
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+# the greeting first, then a protocol command is answered as ever
+read_until(b"readyok", [False])
+os.write(fd, b"quit\n")
+read_until(b"bye", None)
+os.waitpid(pid, 0)
+sys.stdout.buffer.write(out)
+"#;
+    let out = Command::new("python3")
+        .args(["-c", SCRIPT, env!("CARGO_BIN_EXE_chariot")])
+        .output()
+        .ok()?;
+    if out.status.code() == Some(77) || !out.status.success() {
+        return None;
+    }
+    Some(String::from_utf8_lossy(&out.stdout).replace('\r', ""))
+}
+
+#[test]
+fn a_terminal_on_stdin_gets_the_greeting_first() {
+    let Some(out) = on_a_terminal() else {
+        eprintln!("no python3 pty here: the terminal case is not checked");
+        return;
+    };
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first(), Some(&chariot::protocol::greeting().as_str()));
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("a Xiangqi engine"))
+            .count(),
+        1
+    );
+    assert!(
+        lines.contains(&"readyok") && lines.contains(&"bye"),
+        "{out}"
+    );
 }

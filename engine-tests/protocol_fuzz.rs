@@ -297,7 +297,7 @@ fn command(rng: &mut Rng) -> String {
         4 => "ucinewgame".into(),
         5 => "stop".into(),
         6 => rng.pick(&["ponderhit", "ponderhit draw"]).to_string(),
-        7 => rng.pick(&["d", "eval"]).to_string(),
+        7 => rng.pick(&["d", "eval", "help"]).to_string(),
         8 => format!(
             "{}perft {}",
             if rng.chance(50) { "go " } else { "" },
@@ -440,6 +440,7 @@ fn cecp_command(rng: &mut Rng) -> String {
                 "random",
                 "computer",
                 "hint",
+                "help",
             ])
             .to_string(),
         31 => rng.pick(&["uci", "ucci", "isready", "stop"]).to_string(),

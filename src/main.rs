@@ -1,9 +1,10 @@
-//! The `chariot` binary: with no arguments, the protocol loop (UCCI/UCI); otherwise one of
-//! the command line's subcommands (`src/cli/`).
+//! The `chariot` binary: with no arguments, the protocol loop (UCCI, UCI, CECP); otherwise
+//! one of the command line's subcommands (`src/cli/`).
 
 mod cli;
 
 use clap::Parser;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -31,7 +32,12 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         None => {
-            chariot::protocol::run_with(cli.tunables);
+            chariot::protocol::run_with(chariot::protocol::Start {
+                tunables: cli.tunables,
+                // a person at a terminal is greeted; GUIs and match runners use pipes
+                greet: std::io::stdin().is_terminal(),
+                subcommands: cli::summaries(),
+            });
             Ok(())
         }
         Some(command) => cli::run(command),

@@ -37,7 +37,9 @@ mod tune;
 #[command(
     name = "chariot",
     version,
-    about = "Chariot, a rule-exact Xiangqi engine (UCCI/UCI)"
+    about = "Chariot, a rule-exact Xiangqi engine (UCCI, UCI, CECP/XBoard)",
+    after_help = "With no subcommand Chariot talks a protocol on stdin/stdout: the first line \
+                  picks it (ucci, uci or xboard); type help there for its commands."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -76,6 +78,21 @@ pub enum Command {
         #[command(subcommand)]
         action: nnue::NnueAction,
     },
+}
+
+/// The subcommands as (name, one-line summary), from their definition above: `help` in the
+/// protocol loop lists them.
+pub fn summaries() -> Vec<(String, String)> {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| {
+            let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+            let about = about.split_whitespace().collect::<Vec<_>>().join(" ");
+            (c.get_name().to_string(), about)
+        })
+        .collect()
 }
 
 /// Runs one subcommand.

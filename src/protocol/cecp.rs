@@ -21,6 +21,7 @@
 //! Bad input gets one line: `Error (REASON): COMMAND`, `Illegal move: MOVE` or
 //! `tellusererror Illegal position: …`; the game is never changed by it.
 
+use super::cecp_commands::{self, Verb};
 use super::{Session, options, send};
 use crate::core::{Color, Move, Position, Square};
 use crate::engine::{Clock, GameResult, Info, Limits, Score, Verdict, allocate_time};
@@ -224,18 +225,28 @@ impl Session {
         let arg = rest.first().copied();
         let shown: String = line.trim().chars().take(80).collect();
         let error = |why: &str| send(&format!("Error ({why}): {shown}"));
-        match word.as_str() {
-            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "bk" | "." => {}
-            "hint" => {
+        let Some(verb) = cecp_commands::verb(&word) else {
+            if parse_move(&word).is_some() {
+                self.user_move(first);
+            } else {
+                send(&format!(
+                    "Error (unknown command): {}",
+                    first.chars().take(40).collect::<String>()
+                ));
+            }
+            return true;
+        };
+        match verb {
+            Verb::Ignored => {}
+            Verb::Hint => {
                 // the reply the engine expects, known while it ponders on it
                 if let Some(r) = self.cecp.pondering {
                     send(&format!("Hint: {r}"));
                 }
             }
-            "uci" | "ucci" => error("unknown command"),
-            "protover" => self.features(),
-            "new" => {
+            Verb::OtherHandshake => error("unknown command"),
+            Verb::Protover => self.features(),
+            Verb::New => {
                 self.stop_discard();
                 {
                     let mut g = lock(&self.cecp.game);
@@ -256,7 +267,7 @@ impl Session {
                 }
                 self.resume_analysis();
             }
-            "variant" => match arg {
+            Verb::Variant => match arg {
                 Some(v) if v.eq_ignore_ascii_case("xiangqi") => {}
                 Some(v) => send(&format!(
                     "Error (unsupported variant): {}",
@@ -264,12 +275,12 @@ impl Session {
                 )),
                 None => error("variant needs a name"),
             },
-            "setboard" => self.setboard(&rest.join(" ")),
-            "usermove" => match arg {
+            Verb::SetBoard => self.setboard(&rest.join(" ")),
+            Verb::UserMove => match arg {
                 Some(m) => self.user_move(m),
                 None => error("usermove needs a move"),
             },
-            "go" => {
+            Verb::Go => {
                 if self.cecp.analyzing {
                     // `go` leaves analyze mode (XBoard sends `exit` first)
                     self.stop_discard();
@@ -284,17 +295,17 @@ impl Session {
                 self.cecp.engine_side = side;
                 self.think();
             }
-            "force" => {
+            Verb::Force => {
                 self.stop_discard();
                 self.cecp.force = true;
             }
-            "playother" => {
+            Verb::PlayOther => {
                 self.stop_discard();
                 self.cecp.force = false;
                 let side = self.engine_lock().position().side_to_move();
                 self.cecp.engine_side = !side;
             }
-            "level" => {
+            Verb::Level => {
                 let parsed = match rest {
                     [mps, base, inc, ..] => mps
                         .parse::<u32>()
@@ -314,21 +325,21 @@ impl Session {
                     None => error("level needs MPS BASE INC"),
                 }
             }
-            "st" => match arg.and_then(parse_seconds) {
+            Verb::St => match arg.and_then(parse_seconds) {
                 Some(t) => self.cecp.move_time = Some(t.max(Duration::from_millis(1))),
                 None => error("st needs seconds"),
             },
-            "sd" => match arg.and_then(|t| t.parse::<i32>().ok()) {
+            Verb::Sd => match arg.and_then(|t| t.parse::<i32>().ok()) {
                 Some(d) if d >= 1 => self.cecp.depth = Some(d.min(100)),
                 _ => error("sd needs a depth of at least 1"),
             },
-            "time" | "otim" => match arg.and_then(parse_centis) {
+            Verb::Clock => match arg.and_then(parse_centis) {
                 Some(t) if word == "time" => self.cecp.own_time = Some(t),
                 Some(t) => self.cecp.opp_time = Some(t),
                 None => error("needs centiseconds"),
             },
-            "ping" if arg.is_none() => error("ping needs a number"),
-            "ping" => {
+            Verb::Ping if arg.is_none() => error("ping needs a number"),
+            Verb::Ping => {
                 let n: String = arg.unwrap_or("").chars().take(40).collect();
                 let mut held = lock(&self.cecp.pongs);
                 if self.thinking() && !self.cecp.analyzing {
@@ -337,48 +348,48 @@ impl Session {
                     send(&format!("pong {n}"));
                 }
             }
-            "?" => {
+            Verb::MoveNow => {
                 if self.thinking() && !self.cecp.analyzing {
                     self.stop.store(true, Ordering::Relaxed);
                 }
             }
-            "analyze" => {
+            Verb::Analyze => {
                 self.stop_discard();
                 self.cecp.analyzing = true;
                 self.resume_analysis();
             }
-            "exit" => {
+            Verb::Exit => {
                 if self.cecp.analyzing {
                     self.stop_discard();
                     self.cecp.analyzing = false;
                 }
             }
-            "undo" => self.take_back(1, &shown),
-            "remove" => self.take_back(2, &shown),
-            "result" => {
+            Verb::Undo => self.take_back(1, &shown),
+            Verb::Remove => self.take_back(2, &shown),
+            Verb::Result => {
                 self.stop_discard();
                 lock(&self.cecp.game).over = true;
             }
-            "draw" => {
+            Verb::Draw => {
                 let score = self.cecp.last_score.load(Ordering::Relaxed);
                 if score != NO_SCORE && score <= self.settings.draw_accept {
                     send("offer draw");
                 }
             }
-            "hard" => self.cecp.ponder = true,
-            "easy" => {
+            Verb::Hard => self.cecp.ponder = true,
+            Verb::Easy => {
                 self.cecp.ponder = false;
                 if self.cecp.pondering.is_some() {
                     self.stop_discard();
                 }
             }
-            "post" => self.cecp.post = true,
-            "nopost" => self.cecp.post = false,
-            "quit" => {
+            Verb::Post => self.cecp.post = true,
+            Verb::NoPost => self.cecp.post = false,
+            Verb::Quit => {
                 self.cecp_quit();
                 return false;
             }
-            "memory" | "cores" => match arg.and_then(|t| t.parse::<u64>().ok()) {
+            Verb::Resources => match arg.and_then(|t| t.parse::<u64>().ok()) {
                 Some(n) => {
                     self.stop_discard();
                     let key = if word == "memory" {
@@ -392,7 +403,7 @@ impl Session {
                 }
                 None => error("needs a number"),
             },
-            "option" => {
+            Verb::Option => {
                 let text = rest.join(" ");
                 let (name, value) = match text.split_once('=') {
                     Some((n, v)) => (n.trim().to_string(), Some(v.trim().to_string())),
@@ -410,11 +421,7 @@ impl Session {
                     self.resume_analysis();
                 }
             }
-            _ if parse_move(&word).is_some() => self.user_move(first),
-            _ => send(&format!(
-                "Error (unknown command): {}",
-                first.chars().take(40).collect::<String>()
-            )),
+            Verb::Help => self.help(),
         }
         true
     }

@@ -1,6 +1,7 @@
 //! Parsing one line of UCCI or UCI into a typed command. Tolerant as real GUIs need:
 //! `\r` stripped, repeated spaces collapsed, keywords case-insensitive, bare `fen …` /
-//! `startpos …` lines taken as `position`.
+//! `startpos …` lines taken as `position`. The command words are one table
+//! ([`COMMANDS`]) that `help` lists too.
 
 use super::Dialect;
 use crate::core::Color;
@@ -38,7 +39,229 @@ pub enum Command {
     Display,
     Perft(u32),
     Eval,
+    /// `help`: the commands of the session's dialect, the debug commands, the subcommands.
+    Help,
     Unknown(String),
+}
+
+/// What a command word asks for, before its arguments are read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Verb {
+    Ucci,
+    Uci,
+    Xboard,
+    IsReady,
+    SetOption,
+    NewGame,
+    Position,
+    /// `fen …` / `startpos …` without `position`.
+    BarePosition,
+    BanMoves,
+    Go,
+    PonderHit,
+    Probe,
+    Stop,
+    Quit,
+    Display,
+    Eval,
+    Perft,
+    Bench,
+    Help,
+}
+
+/// Where `help` shows a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// The first line of a session: it picks the dialect.
+    Handshake,
+    /// The protocol's own commands (both dialects take all of them).
+    Protocol,
+    /// For a person at the keyboard: board, perft, evaluation, bench, help.
+    Debug,
+}
+
+/// One command of UCCI/UCI as the parser knows it and as `help` shows it.
+pub struct Entry {
+    /// The words that start it (case-insensitive).
+    pub words: &'static [&'static str],
+    verb: Verb,
+    pub group: Group,
+    /// How to write it, as UCCI has it.
+    pub usage: &'static str,
+    pub what: &'static str,
+    /// UCI's usage and text, where they differ.
+    pub uci: Option<(&'static str, &'static str)>,
+}
+
+/// Every command word the parser takes, in the order `help` lists them. The parser finds
+/// the word here and nowhere else, so `help` cannot miss a command nor list one the parser
+/// refuses.
+pub const COMMANDS: &[Entry] = &[
+    Entry {
+        words: &["ucci"],
+        verb: Verb::Ucci,
+        group: Group::Handshake,
+        usage: "ucci",
+        what: "UCCI (ElephantEye's protocol): id, options, ucciok",
+        uci: None,
+    },
+    Entry {
+        words: &["uci"],
+        verb: Verb::Uci,
+        group: Group::Handshake,
+        usage: "uci",
+        what: "UCI, Pikafish style: id, options, uciok",
+        uci: None,
+    },
+    Entry {
+        words: &["xboard"],
+        verb: Verb::Xboard,
+        group: Group::Handshake,
+        usage: "xboard",
+        what: "CECP, XBoard/WinBoard protocol 2 (then protover 2)",
+        uci: None,
+    },
+    Entry {
+        words: &["isready"],
+        verb: Verb::IsReady,
+        group: Group::Protocol,
+        usage: "isready",
+        what: "answers readyok, also while thinking",
+        uci: None,
+    },
+    Entry {
+        words: &["setoption"],
+        verb: Verb::SetOption,
+        group: Group::Protocol,
+        usage: "setoption <name> [<value>]",
+        what: "sets an option (the handshake lists them)",
+        uci: Some((
+            "setoption name <name> [value <value>]",
+            "sets an option (the handshake lists them)",
+        )),
+    },
+    Entry {
+        words: &["ucinewgame"],
+        verb: Verb::NewGame,
+        group: Group::Protocol,
+        usage: "ucinewgame",
+        what: "a new game: forgets the hash table and histories",
+        uci: None,
+    },
+    Entry {
+        words: &["position"],
+        verb: Verb::Position,
+        group: Group::Protocol,
+        usage: "position {startpos | fen <FEN>} [moves <m1> <m2> ...]",
+        what: "sets the position; moves in ICCS (h2e2)",
+        uci: None,
+    },
+    Entry {
+        words: &["fen", "startpos"],
+        verb: Verb::BarePosition,
+        group: Group::Protocol,
+        usage: "fen <FEN> [moves ...] | startpos [moves ...]",
+        what: "the same as position fen / position startpos",
+        uci: None,
+    },
+    Entry {
+        words: &["banmoves"],
+        verb: Verb::BanMoves,
+        group: Group::Protocol,
+        usage: "banmoves <m1> [<m2> ...]",
+        what: "moves the next search may not play (until the next position)",
+        uci: None,
+    },
+    Entry {
+        words: &["go"],
+        verb: Verb::Go,
+        group: Group::Protocol,
+        usage: "go [ponder | draw] [depth N | nodes N | time T [movestogo M | increment I] | infinite]",
+        what: "searches, then bestmove (times in ms; in seconds after setoption usemillisec false)",
+        uci: Some((
+            "go [ponder] [wtime T btime T [winc I binc I] [movestogo M] | movetime T | depth N | nodes N | mate N | infinite]",
+            "searches, then bestmove (times in ms)",
+        )),
+    },
+    Entry {
+        words: &["ponderhit"],
+        verb: Verb::PonderHit,
+        group: Group::Protocol,
+        usage: "ponderhit [draw]",
+        what: "the expected move was played: the clock starts now",
+        uci: None,
+    },
+    Entry {
+        words: &["stop"],
+        verb: Verb::Stop,
+        group: Group::Protocol,
+        usage: "stop",
+        what: "answers bestmove at once",
+        uci: None,
+    },
+    Entry {
+        words: &["probe"],
+        verb: Verb::Probe,
+        group: Group::Protocol,
+        usage: "probe {startpos | fen <FEN>} [moves ...]",
+        what: "what the hash table knows of a position: pophash ...",
+        uci: None,
+    },
+    Entry {
+        words: &["quit", "exit"],
+        verb: Verb::Quit,
+        group: Group::Protocol,
+        usage: "quit | exit",
+        what: "leaves (UCCI says bye); so does the end of input",
+        uci: None,
+    },
+    Entry {
+        words: &["d"],
+        verb: Verb::Display,
+        group: Group::Debug,
+        usage: "d",
+        what: "shows the board, its FEN and key",
+        uci: None,
+    },
+    Entry {
+        words: &["eval"],
+        verb: Verb::Eval,
+        group: Group::Debug,
+        usage: "eval",
+        what: "the static evaluation, side to move's view",
+        uci: None,
+    },
+    Entry {
+        words: &["perft"],
+        verb: Verb::Perft,
+        group: Group::Debug,
+        usage: "perft N | go perft N",
+        what: "counts the legal move tree to depth N (1 to 12), move by move",
+        uci: None,
+    },
+    Entry {
+        words: &["bench"],
+        verb: Verb::Bench,
+        group: Group::Debug,
+        usage: "bench",
+        what: "fixed searches of fixed positions: a node count",
+        uci: None,
+    },
+    Entry {
+        words: &["help"],
+        verb: Verb::Help,
+        group: Group::Debug,
+        usage: "help",
+        what: "this list",
+        uci: None,
+    },
+];
+
+fn verb(word: &str) -> Option<Verb> {
+    COMMANDS
+        .iter()
+        .find(|e| e.words.contains(&word))
+        .map(|e| e.verb)
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -96,31 +319,34 @@ pub fn parse(line: &str, _dialect: Dialect) -> Result<Option<Command>, String> {
     };
     let word = first.to_ascii_lowercase();
     let rest = &tokens[1..];
-    Ok(Some(match word.as_str() {
-        "ucci" => Command::Ucci,
-        "uci" => Command::Uci,
-        "xboard" => Command::Xboard,
-        "isready" => Command::IsReady,
-        "setoption" => parse_setoption(rest)?,
-        "ucinewgame" => Command::NewGame,
-        "position" => parse_position(rest)?,
-        "fen" | "startpos" => parse_position(&tokens)?,
-        "banmoves" => Command::BanMoves(rest.iter().map(|s| s.to_ascii_lowercase()).collect()),
-        "go" => parse_go(rest)?,
-        "ponderhit" => Command::PonderHit {
+    Ok(Some(match verb(&word) {
+        Some(Verb::Ucci) => Command::Ucci,
+        Some(Verb::Uci) => Command::Uci,
+        Some(Verb::Xboard) => Command::Xboard,
+        Some(Verb::IsReady) => Command::IsReady,
+        Some(Verb::SetOption) => parse_setoption(rest)?,
+        Some(Verb::NewGame) => Command::NewGame,
+        Some(Verb::Position) => parse_position(rest)?,
+        Some(Verb::BarePosition) => parse_position(&tokens)?,
+        Some(Verb::BanMoves) => {
+            Command::BanMoves(rest.iter().map(|s| s.to_ascii_lowercase()).collect())
+        }
+        Some(Verb::Go) => parse_go(rest)?,
+        Some(Verb::PonderHit) => Command::PonderHit {
             draw: rest.first().is_some_and(|t| t.eq_ignore_ascii_case("draw")),
         },
-        "probe" => {
+        Some(Verb::Probe) => {
             let (fen, moves) = position_args(rest)?;
             Command::Probe { fen, moves }
         }
-        "bench" => Command::Bench,
-        "stop" => Command::Stop,
-        "quit" | "exit" => Command::Quit,
-        "d" => Command::Display,
-        "eval" => Command::Eval,
-        "perft" => Command::Perft(parse_perft(rest.first())?),
-        _ => Command::Unknown(first.chars().take(40).collect()),
+        Some(Verb::Bench) => Command::Bench,
+        Some(Verb::Stop) => Command::Stop,
+        Some(Verb::Quit) => Command::Quit,
+        Some(Verb::Display) => Command::Display,
+        Some(Verb::Eval) => Command::Eval,
+        Some(Verb::Perft) => Command::Perft(parse_perft(rest.first())?),
+        Some(Verb::Help) => Command::Help,
+        None => Command::Unknown(first.chars().take(40).collect()),
     }))
 }
 
@@ -296,6 +522,38 @@ mod tests {
         );
         assert_eq!(p("go perft 3"), Command::Perft(3));
         assert_eq!(p("frobnicate now"), Command::Unknown("frobnicate".into()));
+    }
+
+    #[test]
+    fn the_command_table_is_the_parsers_word_list() {
+        let mut seen = std::collections::HashSet::new();
+        for e in COMMANDS {
+            assert!(e.usage.is_ascii() && e.what.is_ascii(), "{}", e.usage);
+            for w in e.words {
+                assert_eq!(*w, w.to_ascii_lowercase(), "{w}");
+                assert!(seen.insert(*w), "{w} twice");
+                assert!(e.usage.contains(w), "{w} not in its usage '{}'", e.usage);
+                if let Some((usage, _)) = e.uci {
+                    assert!(usage.contains(w), "{w} not in its UCI usage '{usage}'");
+                }
+                // every listed word is a command, whatever its case, in both dialects
+                for line in [w.to_string(), w.to_ascii_uppercase()] {
+                    for d in [Dialect::Ucci, Dialect::Uci] {
+                        assert!(
+                            !matches!(parse(&line, d), Ok(Some(Command::Unknown(_)))),
+                            "{line}"
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(p("help"), Command::Help);
+        assert_eq!(p("HELP me"), Command::Help);
+        assert_eq!(p("exit"), Command::Quit);
+        // words of other dialects and near misses stay unknown
+        for w in ["protover", "new", "usermove", "white", "helps", "h", "?"] {
+            assert_eq!(p(w), Command::Unknown(w.into()), "{w}");
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The protocol loop: UCCI, Pikafish-style UCI and CECP (XBoard) on stdin/stdout, one
 //! session state with a translator per dialect: `command.rs` parses UCCI/UCI, `ucci.rs`
-//! formats their replies, `cecp.rs` is the whole CECP dialect. A reader thread feeds lines
+//! formats their replies, `cecp.rs` is the whole CECP dialect (its command words in
+//! `cecp_commands.rs`), `help.rs` is what a person at the keyboard reads (the greeting and
+//! `help`). A reader thread feeds lines
 //! through a channel (end of input acts as `quit`); searches run on their own thread, so
 //! `stop`, `isready`, `ponderhit`, `probe` (and CECP's `ping`, `?`) are answered while
 //! thinking. Bad input never ends the loop: it gets one `info string` line (CECP: one
@@ -8,7 +10,9 @@
 //! that has moved asks for pondering), so every change of state happens on the loop's thread.
 
 mod cecp;
+mod cecp_commands;
 mod command;
+mod help;
 pub mod options;
 mod ucci;
 
@@ -94,16 +98,48 @@ struct Session {
     cecp: cecp::State,
     /// The loop's own channel, for events from search threads.
     events: mpsc::Sender<Input>,
+    /// The command line's subcommands (name, summary), for `help`.
+    subcommands: Vec<(String, String)>,
+}
+
+/// How the loop is started: what only the binary knows.
+#[derive(Clone, Debug, Default)]
+pub struct Start {
+    /// Offer the search's tunable numbers as options (`chariot --tunables`: for tuners and
+    /// match runners, never for GUIs).
+    pub tunables: bool,
+    /// Print the greeting first: standard input is a terminal, so a person, not a GUI, is at
+    /// the other end (`main` passes `stdin().is_terminal()`). GUIs and match runners always
+    /// talk through pipes and never see it.
+    pub greet: bool,
+    /// The command line's subcommands (name, one-line summary), for `help`; `main` takes
+    /// them from the command line's own definition.
+    pub subcommands: Vec<(String, String)>,
 }
 
 /// Runs the loop on stdin until `quit` or end of input.
 pub fn run() {
-    run_with(false)
+    run_with(Start::default())
 }
 
-/// [`run`], with the search's tunable numbers offered as options when `tunables` is set
-/// (`chariot --tunables`: for tuners and match runners, never for GUIs).
-pub fn run_with(tunables: bool) {
+/// The greeting a person sees when the engine starts in a terminal (one line).
+pub fn greeting() -> String {
+    help::greeting()
+}
+
+/// [`run`], started as `start` says.
+pub fn run_with(start: Start) {
+    let Start {
+        tunables,
+        greet,
+        subcommands,
+    } = start;
+    if greet {
+        // on stdout, like every other line of the loop: a person reads one stream in order
+        // (and `chariot | tee log` keeps it); only a terminal on stdin gets it, so no GUI
+        // or match runner, whose pipes are never terminals, sees it
+        send(&greeting());
+    }
     let (tx, rx) = mpsc::channel::<Input>();
     let events = tx.clone();
     std::thread::spawn(move || {
@@ -152,6 +188,7 @@ pub fn run_with(tunables: bool) {
         },
         cecp: cecp::State::default(),
         events,
+        subcommands,
     };
     while let Ok(input) = rx.recv() {
         match input {
@@ -251,6 +288,25 @@ impl Session {
             return;
         }
         send(&format!("info string {text}"));
+    }
+
+    /// `help`: the session's commands, the debug commands and the command line's
+    /// subcommands. Before a handshake the text is plain: a GUI's first line is always its
+    /// handshake, so only a person (or a script) asks then. In UCCI and UCI every line is
+    /// an `info string`: help lines start with command words (`go`, `position`, …) that a
+    /// GUI sending `help` by accident, or showing its engine console, must not take for
+    /// replies, and `info string` is the text those protocols define. In CECP every line
+    /// is a `#` comment, which XBoard ignores.
+    fn help(&self) {
+        let dialect = self.settings.dialect_fixed.then_some(self.settings.dialect);
+        let prefix = match dialect {
+            None => "",
+            Some(Dialect::Ucci | Dialect::Uci) => "info string ",
+            Some(Dialect::Cecp) => "# ",
+        };
+        for l in help::lines(dialect, &self.subcommands) {
+            send(&format!("{prefix}{l}"));
+        }
     }
 
     fn engine_lock(&self) -> std::sync::MutexGuard<'_, Engine> {
@@ -394,6 +450,7 @@ impl Session {
                     self.info(&format!("error: {e}"));
                 }
             }
+            Command::Help => self.help(),
             Command::Unknown(word) => self.info(&format!("unknown command '{word}'")),
         }
         true
