@@ -1,7 +1,8 @@
-//! Command-line features built on the library: perft, bench, judge, match, tune,
-//! spsa.
+//! Command-line features built on the library: perft, bench, judge, match, the book tools
+//! that grow and export a book with search, tune, spsa.
 
 pub mod bench;
+pub mod book;
 pub mod judge;
 pub mod matchrun;
 pub mod nnue;
