@@ -1,8 +1,8 @@
 //! Move generation, make/unmake (against copy-make) and perft benchmarks.
 //! Run: `cargo bench --bench movegen`.
 
+use chariot::core::perft::perft;
 use chariot::core::{MoveList, Position, gen_type};
-use chariot::tools::perft::perft;
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 
 /// A busy middlegame: both sides developed, many captures and cannon screens.

@@ -446,7 +446,7 @@ fn openings_text_is_legal_and_named() {
 
 #[test]
 fn grow_drops_blunders_extends_lines_and_does_not_depend_on_threads() {
-    use chariot::book::grow::{GrowOptions, grow};
+    use chariot::tools::book::grow::{GrowOptions, grow};
     // the last move of the second line leaves the rook to 炮八进七
     let text =
         "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 ; 中炮对屏风马\nh2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 a9b9\n";

@@ -6,7 +6,7 @@
 mod common;
 
 use chariot::core::Position;
-use chariot::tools::perft::{divide, perft};
+use chariot::core::perft::{divide, perft};
 
 fn node_cap() -> u64 {
     match std::env::var("CHARIOT_PERFT_MAX_NODES")

@@ -1,9 +1,13 @@
-//! The engine facade: the one door through which the protocol loop and the command-line
-//! tools reach search and rules. It owns the game (position with its history), the
+//! The engine facade: the one door through which the protocol loop and the command line
+//! reach search, book and rules. It owns the game (position with its history), the
 //! transposition table, the options, the opening book, and the stop flag that `stop` sets
 //! from any thread. The types a front end needs (limits, info, results, scores, clocks) are
-//! exported from here, so no front end imports `search` or `book` itself.
+//! exported from here, so neither `protocol` nor `cli` imports `search` or `book` itself;
+//! the bulk tools above (`tools`: tuning, book growing, data generation) may reach below it.
+//! The bench ([`bench`]), a fixed search through this door, lives here so that the protocol
+//! and the command line can both run it.
 
+pub mod bench;
 mod book;
 mod score;
 

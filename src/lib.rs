@@ -1,6 +1,10 @@
 //! Chariot: a rule-exact Xiangqi (Chinese chess) engine.
 //!
-//! Layers (arrows point down only): `tools` -> `core`. See `DESIGN.md` for the map.
+//! Layers, imports pointing down only: `core` (board, moves, notation) at the bottom;
+//! `rules`, `eval` and `book` on it; `search` on `eval` and `rules`; `engine`, the facade, on
+//! search and book; `protocol` on the engine; `tools` (match runner, tuning, book growing,
+//! training) above the engine. The binary adds `main.rs` and `cli/`. The exact arrows are in
+//! `docs/architecture.md`, which `engine-tests/architecture.rs` holds to the code.
 
 pub mod book;
 pub mod core;

@@ -1,7 +1,7 @@
 //! The opening book: the file format ([`format`]), probing with mirrored positions
-//! ([`mirror`]), weighted choice ([`choose`]), building from PGN and move lines
-//! ([`build`], [`pgn`]), vetting and growing with search ([`grow`]) and balanced openings
-//! for matches ([`export`]).
+//! ([`mirror`]), weighted choice ([`choose`]) and building from PGN and move lines
+//! ([`build`], [`pgn`]). It sits below the engine and uses only `core`; the tools that grow
+//! or export a book with the engine's search live above it, in `tools::book`.
 //!
 //! A book maps a position to moves with weights. Each position is stored once for itself and
 //! its left-right mirror (under the smaller key); a probe looks up the position's key and its
@@ -10,10 +10,7 @@
 
 pub mod build;
 pub mod choose;
-pub mod cli;
-pub mod export;
 pub mod format;
-pub mod grow;
 pub mod mirror;
 pub mod pgn;
 

@@ -1,6 +1,6 @@
 //! `chariot bench`: a fixed search of fixed positions, a deterministic node count.
 
-use chariot::tools::bench;
+use chariot::engine::bench;
 use clap::Args;
 
 #[derive(Args)]

@@ -111,7 +111,7 @@ pub enum BookCommand {
 }
 
 pub fn run(action: BookCommand) -> Result<(), String> {
-    use chariot::book::cli;
+    use chariot::tools::book::cli;
     let check_threads = |threads: usize, hash: usize| {
         if threads == 0 || threads > 256 || hash == 0 {
             Err("--threads must be from 1 to 256 and --hash at least 1".to_string())
@@ -144,7 +144,7 @@ pub fn run(action: BookCommand) -> Result<(), String> {
             if !(1..=64).contains(&depth) {
                 return Err(format!("--depth {depth} is not from 1 to 64"));
             }
-            let o = chariot::book::grow::GrowOptions {
+            let o = chariot::tools::book::grow::GrowOptions {
                 depth,
                 margin: margin.max(0),
                 add_margin: add_margin.max(0),
@@ -179,7 +179,7 @@ pub fn run(action: BookCommand) -> Result<(), String> {
                 return Err(format!("--depth {depth} is not from 1 to 64"));
             }
             let (min_ply, max_ply) = cli::parse_plies(&plies)?;
-            let o = chariot::book::export::ExportOptions {
+            let o = chariot::tools::book::export::ExportOptions {
                 min_ply,
                 max_ply,
                 depth,

@@ -1,7 +1,6 @@
 //! `chariot perft`: counts the leaves of the legal move tree.
 
-use chariot::core::{Move, Position};
-use chariot::tools::perft;
+use chariot::core::{Move, Position, perft};
 use clap::Args;
 use std::time::Instant;
 

@@ -1,5 +1,6 @@
 //! The position core: squares, bitboards, pieces, moves, attack tables, Zobrist keys,
-//! positions (FEN, make/unmake), legal move generation and move notation.
+//! positions (FEN, make/unmake), legal move generation, move notation, perft (the count
+//! that checks move generation) and the sample positions the bench and tests use.
 
 pub mod attacks;
 pub mod bitboard;
@@ -7,8 +8,10 @@ pub mod fen;
 pub mod movegen;
 pub mod mv;
 pub mod notation;
+pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod samples;
 pub mod square;
 pub mod zobrist;
 

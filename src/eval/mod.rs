@@ -567,7 +567,7 @@ mod tests {
 
     /// Positions from the bench plus those reached by random legal moves from them.
     fn sample_positions() -> Vec<Position> {
-        crate::tools::bench::random_walks(24, 0x1234_5678_9abc_def0)
+        crate::core::samples::random_walks(24, 0x1234_5678_9abc_def0)
     }
 
     #[test]

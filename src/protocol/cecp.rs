@@ -730,7 +730,7 @@ impl Session {
         }
         if limits.depth.is_none() && limits.hard_time.is_none() {
             // no clock at all: a fixed depth rather than forever
-            limits.depth = Some(crate::tools::bench::DEFAULT_DEPTH);
+            limits.depth = Some(crate::engine::bench::DEFAULT_DEPTH);
         }
         limits
     }

@@ -423,7 +423,7 @@ impl Session {
                 self.finish_search();
                 let pos = self.engine_lock().position().clone();
                 let start = std::time::Instant::now();
-                let counts = crate::tools::perft::divide(&pos, depth, 1);
+                let counts = crate::core::perft::divide(&pos, depth, 1);
                 for (m, n) in &counts {
                     send(&format!("{m}: {n}"));
                 }
@@ -440,8 +440,8 @@ impl Session {
             }
             Command::Bench => {
                 self.finish_search();
-                if let Err(e) = crate::tools::bench::run(
-                    crate::tools::bench::DEFAULT_DEPTH,
+                if let Err(e) = crate::engine::bench::run(
+                    crate::engine::bench::DEFAULT_DEPTH,
                     1,
                     16,
                     "nnue",
@@ -688,7 +688,7 @@ impl Session {
         }
         if p.depth.is_none() && p.nodes.is_none() && limits.hard_time.is_none() && !hold {
             // a bare `go`: think to a fixed depth rather than forever
-            limits.depth = Some(crate::tools::bench::DEFAULT_DEPTH);
+            limits.depth = Some(crate::engine::bench::DEFAULT_DEPTH);
         }
         {
             let e = self.engine_lock();

@@ -1364,7 +1364,7 @@ mod tests {
     fn the_pruning_and_reduction_switches_change_the_tree_and_keep_the_moves_legal() {
         // nodes of fixed-depth searches of bench positions, each with a fresh searcher
         let nodes = |params: Tunables| -> u64 {
-            crate::tools::bench::POSITIONS[..10]
+            crate::core::samples::POSITIONS[..10]
                 .iter()
                 .map(|fen| {
                     let mut pos = Position::from_fen(fen).unwrap();

@@ -286,7 +286,7 @@ mod tests {
 
     /// Bench positions and positions a few random moves from them (some in check).
     fn positions() -> Vec<Position> {
-        crate::tools::bench::random_walks(11, 0x9e37_79b9_7f4a_7c15)
+        crate::core::samples::random_walks(11, 0x9e37_79b9_7f4a_7c15)
     }
 
     /// Everything a picker hands out, calling `skip_quiet_ordering` after `skip_after`

@@ -1,11 +1,11 @@
-//! Command-line features built on the library: perft, bench, judge, match, tune,
-//! spsa.
+//! Command-line features above the engine, free to use any layer below: the rule judge, the
+//! match runner, the book tools that grow and export a book with search, self-play, tuning
+//! (Texel, SPSA) and the net's data generation and trainer. Nothing below imports a tool.
 
-pub mod bench;
+pub mod book;
 pub mod judge;
 pub mod matchrun;
 pub mod nnue;
-pub mod perft;
 pub mod selfplay;
 pub mod spsa;
 pub mod tune;

@@ -1,12 +1,12 @@
 //! The `chariot book …` subcommands: build, grow, probe, stats, export. Each returns a
 //! one-line error for the command line to print.
 
-use super::build::{BuildOptions, Builder};
 use super::export::{ExportOptions, balanced, candidates};
-use super::format::{FLAG_GROWN, FLAG_SOURCE, FLAG_VETTED};
 use super::grow::{GrowOptions, grow};
-use super::mirror::canonical_key;
-use super::{Book, default_book_path};
+use crate::book::build::{BuildOptions, Builder};
+use crate::book::format::{FLAG_GROWN, FLAG_SOURCE, FLAG_VETTED};
+use crate::book::mirror::canonical_key;
+use crate::book::{Book, default_book_path};
 use crate::core::Position;
 use crate::core::notation::{parse_any, to_chinese};
 use std::collections::HashSet;
@@ -163,7 +163,7 @@ pub fn run_stats(path: &Path) -> Result<(), String> {
     println!(
         "file {} ({size} bytes, version {}, checksum ok)",
         path.display(),
-        super::format::VERSION
+        crate::book::format::VERSION
     );
     println!(
         "records {} in {} positions, {} names",

@@ -1,7 +1,9 @@
 //! perft: counts leaf nodes of the legal move tree, the standard test of move generation.
 //! The last ply is bulk-counted (the number of legal moves, without making them).
 
-use crate::core::{Move, MoveList, Position, gen_type};
+use super::movegen::{MoveList, gen_type};
+use super::mv::Move;
+use super::position::Position;
 use rayon::prelude::*;
 
 /// Leaf count at `depth` plies from `pos`.

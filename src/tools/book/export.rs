@@ -3,8 +3,8 @@
 //! candidates are shuffled with a fixed seed and searched to a fixed depth, and those whose
 //! score is near equal are written as EPD lines until enough are found.
 
-use super::Book;
-use super::mirror::canonical_key;
+use crate::book::Book;
+use crate::book::mirror::canonical_key;
 use crate::core::Position;
 use crate::engine::{Engine, Options};
 use crate::rules::RuleSet;

@@ -12,9 +12,9 @@
 //! Every search is one thread on a cleared table from the position's FEN (no history), so
 //! the result does not depend on the order of the work or on the number of threads.
 
-use super::Book;
-use super::format::{FLAG_GROWN, FLAG_VETTED, Record};
-use super::mirror::{canonical_key, mirror_position, stored_move};
+use crate::book::format::{FLAG_GROWN, FLAG_VETTED, Record};
+use crate::book::mirror::{canonical_key, mirror_position, stored_move};
+use crate::book::{Book, BookMove};
 use crate::core::{Move, Position};
 use crate::engine::{Engine, Options};
 use crate::rules::RuleSet;
@@ -173,7 +173,7 @@ fn process(
         children: Vec::new(),
         searches: 0,
     };
-    let listed: Vec<super::BookMove> = book.probe(pos);
+    let listed: Vec<BookMove> = book.probe(pos);
     // in a symmetric position a move and its mirror are one record: check each once
     let mut source: Vec<(Move, u16, u8)> = Vec::new();
     for b in &listed {

@@ -1,14 +1,13 @@
-//! `chariot bench`: a fixed search over fixed positions. With one thread the node count is
-//! deterministic; every commit that changes search or evaluation quotes it.
+//! Sample positions: openings, middlegames and endgames that `chariot bench` searches and
+//! that tests across the layers walk from. They sit in `core` so that every layer's tests can
+//! use them without importing anything above themselves; changing the list changes the
+//! bench's node count.
 
-use crate::engine::{Engine, Options};
-use crate::search::Limits;
-use std::time::Instant;
+#[cfg(test)]
+use super::Position;
 
-/// Default search depth of the bench.
-pub const DEFAULT_DEPTH: i32 = 12;
-
-/// Openings, middlegames and endgames (the perft suite's positions and common openings).
+/// The bench's positions: openings, middlegames and endgames (the perft suite's positions and
+/// common openings).
 pub const POSITIONS: &[&str] = &[
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
@@ -44,62 +43,14 @@ pub const POSITIONS: &[&str] = &[
     "2ba1k3/4a4/4b4/p3N3p/9/9/P7P/4B4/4A4/3AK1B2 w - - 0 1",
 ];
 
-/// One bench run with the evaluation `eval` (`nnue`, `hce` or a net file; see
-/// [`Engine::set_eval`]): the evaluation in words, per-position lines, then
-/// `Bench: <nodes> nodes <nps> nps`.
-pub fn run(
-    depth: i32,
-    threads: usize,
-    hash_mib: usize,
-    eval: &str,
-    mut out: impl FnMut(&str),
-) -> Result<(u64, u64), String> {
-    let mut engine = Engine::new(Options {
-        hash_mib,
-        threads,
-        ..Options::default()
-    });
-    out(&format!("eval: {}", engine.set_eval(eval)?));
-    let start = Instant::now();
-    let mut total = 0u64;
-    for (i, fen) in POSITIONS.iter().enumerate() {
-        engine.new_game();
-        let t0 = Instant::now();
-        engine
-            .set_position(Some(fen), &[])
-            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        let r = engine.go(
-            Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            |_| {},
-        );
-        total += r.nodes;
-        let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
-        out(&format!(
-            "position {:>2}/{}: bestmove {best} score {} nodes {} time {} ms  {fen}",
-            i + 1,
-            POSITIONS.len(),
-            r.score,
-            r.nodes,
-            t0.elapsed().as_millis()
-        ));
-    }
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    let nps = (total as f64 / secs) as u64;
-    out(&format!("Bench: {total} nodes {nps} nps"));
-    Ok((total, nps))
-}
-
 /// Test positions: each bench position and the positions after up to `plies` random legal
 /// moves from it (an xorshift stream from `seed`, so every run draws the same).
 #[cfg(test)]
-pub fn random_walks(plies: usize, seed: u64) -> Vec<crate::core::Position> {
+pub fn random_walks(plies: usize, seed: u64) -> Vec<Position> {
     let mut out = Vec::new();
     let mut seed = seed;
     for fen in POSITIONS {
-        let mut pos = crate::core::Position::from_fen(fen).expect("bench positions are legal");
+        let mut pos = Position::from_fen(fen).expect("bench positions are legal");
         out.push(pos.clone());
         for _ in 0..plies {
             let legal = pos.legal_moves();
@@ -118,16 +69,16 @@ pub fn random_walks(plies: usize, seed: u64) -> Vec<crate::core::Position> {
 
 #[cfg(test)]
 mod tests {
-    use crate::core::Position;
+    use super::{POSITIONS, Position};
 
     #[test]
     fn bench_positions_are_legal_and_distinct() {
         let mut keys = std::collections::HashSet::new();
-        for fen in super::POSITIONS {
+        for fen in POSITIONS {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
             assert!(!pos.legal_moves().is_empty(), "{fen}");
             assert!(keys.insert(pos.key()), "duplicate {fen}");
         }
-        assert!(super::POSITIONS.len() >= 30);
+        assert!(POSITIONS.len() >= 30);
     }
 }

@@ -1,0 +1,58 @@
+//! The bench: a fixed search of the sample positions ([`POSITIONS`]) through the engine, run
+//! by `chariot bench` and by the protocol's `bench` command. With one thread the node count
+//! is deterministic; every commit that changes search or evaluation quotes it.
+
+use super::{Engine, Limits, Options};
+use crate::core::samples::POSITIONS;
+use std::time::Instant;
+
+/// Default search depth of the bench (and of a protocol `go` that sets no limit).
+pub const DEFAULT_DEPTH: i32 = 12;
+
+/// One bench run with the evaluation `eval` (`nnue`, `hce` or a net file; see
+/// [`Engine::set_eval`]): the evaluation in words, per-position lines, then
+/// `Bench: <nodes> nodes <nps> nps`.
+pub fn run(
+    depth: i32,
+    threads: usize,
+    hash_mib: usize,
+    eval: &str,
+    mut out: impl FnMut(&str),
+) -> Result<(u64, u64), String> {
+    let mut engine = Engine::new(Options {
+        hash_mib,
+        threads,
+        ..Options::default()
+    });
+    out(&format!("eval: {}", engine.set_eval(eval)?));
+    let start = Instant::now();
+    let mut total = 0u64;
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        engine.new_game();
+        let t0 = Instant::now();
+        engine
+            .set_position(Some(fen), &[])
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        let r = engine.go(
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        total += r.nodes;
+        let best = r.best.map_or("(none)".to_string(), |m| m.to_string());
+        out(&format!(
+            "position {:>2}/{}: bestmove {best} score {} nodes {} time {} ms  {fen}",
+            i + 1,
+            POSITIONS.len(),
+            r.score,
+            r.nodes,
+            t0.elapsed().as_millis()
+        ));
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let nps = (total as f64 / secs) as u64;
+    out(&format!("Bench: {total} nodes {nps} nps"));
+    Ok((total, nps))
+}
