@@ -11,6 +11,7 @@ pub mod bench;
 mod book;
 mod score;
 
+pub use crate::search::stats::{Iteration, SearchStats};
 pub use crate::search::time::Clock;
 pub use crate::search::{Info, Limits, SearchResult};
 pub use book::{BookChoice, BookMove};
@@ -364,6 +365,9 @@ impl Engine {
         self.stop.store(true, Ordering::Relaxed);
         let helpers = self.pool.wait();
         result.nodes += helpers.iter().map(|r| r.nodes).sum::<u64>();
+        for h in &helpers {
+            result.stats.add(&h.stats);
+        }
         if !multipv {
             // the deepest completed iteration speaks for the search (the main thread's on
             // a tie; its lines stay for MultiPV): threads skip the depths another finished,
@@ -375,6 +379,7 @@ impl Engine {
             {
                 result = SearchResult {
                     nodes: result.nodes,
+                    stats: std::mem::take(&mut result.stats),
                     ..h.clone()
                 };
                 // the last info line shows the line that is played (the main thread

@@ -1,7 +1,10 @@
-//! `chariot bench`: a fixed search of fixed positions, a deterministic node count.
+//! `chariot bench`: a fixed search of fixed positions, a deterministic node count; with
+//! `--tree`, the shape of the search over the same positions.
 
 use chariot::engine::bench;
+use chariot::tools::tree::{self, TreeLimit};
 use clap::Args;
+use std::time::Duration;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -17,6 +20,13 @@ pub struct BenchArgs {
     /// Evaluation: nnue (the embedded net), hce (hand-crafted) or a net file.
     #[arg(long, default_value = "nnue")]
     eval: String,
+    /// Report the shape of the search (pruning, reductions, extensions, hash table, time to
+    /// depth, branching factor) instead of the bench line; one thread.
+    #[arg(long)]
+    tree: bool,
+    /// With --tree: search each position for this many milliseconds instead of to a depth.
+    #[arg(long, value_name = "MS", requires = "tree")]
+    movetime: Option<u64>,
 }
 
 pub fn run(a: BenchArgs) -> Result<(), String> {
@@ -24,5 +34,16 @@ pub fn run(a: BenchArgs) -> Result<(), String> {
         return Err(format!("bench depth {} is not from 1 to 64", a.depth));
     }
     super::check_threads_hash(a.threads, a.hash)?;
+    if a.tree {
+        if a.threads != 1 {
+            return Err("bench --tree searches with one thread".to_string());
+        }
+        let limit = match a.movetime {
+            Some(0) => return Err("bench --movetime must be at least 1 ms".to_string()),
+            Some(ms) => TreeLimit::MoveTime(Duration::from_millis(ms)),
+            None => TreeLimit::Depth(a.depth),
+        };
+        return tree::run(limit, a.hash, &a.eval, |line| out!("{line}")).map(|_| ());
+    }
     bench::run(a.depth, a.threads, a.hash, &a.eval, |line| out!("{line}")).map(|_| ())
 }

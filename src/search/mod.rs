@@ -12,6 +12,7 @@ pub mod history;
 pub mod movepick;
 pub mod params;
 pub mod see;
+pub mod stats;
 pub mod threads;
 pub mod time;
 pub mod tt;
@@ -29,6 +30,7 @@ use correction::Correction;
 use history::{Context, History};
 use movepick::{MovePicker, PickMode};
 use params::*;
+use stats::{Iteration, SearchStats};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -74,6 +76,9 @@ pub struct SearchResult {
     /// The principal variation and selective depth of the iteration the result is from.
     pub pv: Vec<Move>,
     pub seldepth: i32,
+    /// The shape of the tree (`chariot bench --tree`): this thread's counts, or all threads'
+    /// once the engine has added the helpers' (the iterations stay the main thread's).
+    pub stats: SearchStats,
 }
 
 /// Is `score` a mate (or rules win) score, and in how many plies?
@@ -214,6 +219,8 @@ pub struct Searcher {
     net: Option<Arc<Network>>,
     /// This thread's accumulators for the net.
     nnue: NnueEval,
+    /// What this search did, for the tree report.
+    stats: SearchStats,
 }
 
 impl Searcher {
@@ -255,6 +262,7 @@ impl Searcher {
             slot: 0,
             net: None,
             nnue: NnueEval::new(),
+            stats: SearchStats::default(),
         }
     }
 
@@ -397,6 +405,7 @@ impl Searcher {
         self.limits = limits;
         self.start = Instant::now();
         self.nodes = 0;
+        self.stats = SearchStats::default();
         let mut result = SearchResult::default();
         let mut root: Vec<Move> = pos
             .legal_moves()
@@ -424,6 +433,7 @@ impl Searcher {
             depth = (depth + 1).max(done + 1 + self.depth_skew).min(max_depth);
             self.root_depth = depth;
             let mut reports = Vec::with_capacity(lines);
+            let (mut fail_lows, mut fail_highs) = (0, 0);
             for k in 0..lines {
                 self.seldepth = 0;
                 let mut delta = self.p.aspiration_delta;
@@ -444,8 +454,10 @@ impl Searcher {
                     if s <= alpha {
                         beta = (alpha + beta) / 2;
                         alpha = (s - delta).max(-INFINITE);
+                        fail_lows += 1;
                     } else if s >= beta {
                         beta = (s + delta).min(INFINITE);
+                        fail_highs += 1;
                     } else {
                         break s;
                     }
@@ -461,7 +473,7 @@ impl Searcher {
                     // its score is a rules verdict that depends on the game's path
                     if s.abs() < REPETITION_WIN - MAX_PLY as i32 || s.abs() >= MATE_BOUND {
                         let eval = self.static_eval(pos);
-                        self.tt.store(
+                        let evicted = self.tt.store(
                             pos.key(),
                             pv.first().copied(),
                             score_to_tt(s, 0),
@@ -469,6 +481,8 @@ impl Searcher {
                             depth,
                             Bound::Exact,
                         );
+                        self.stats.tt_stores += 1;
+                        self.stats.tt_overwrites += u64::from(evicted);
                     }
                     result = SearchResult {
                         best: pv.first().copied().or(result.best),
@@ -478,6 +492,7 @@ impl Searcher {
                         nodes: self.nodes,
                         pv: pv.clone(),
                         seldepth: self.seldepth as i32,
+                        stats: SearchStats::default(),
                     };
                 }
                 reports.push(Info {
@@ -491,6 +506,13 @@ impl Searcher {
                 });
             }
             self.tt.record_completed(depth);
+            self.stats.iterations.push(Iteration {
+                depth,
+                nodes: self.nodes,
+                time: self.start.elapsed(),
+                fail_lows,
+                fail_highs,
+            });
             if self.main {
                 for info in &reports {
                     report(&Info {
@@ -531,6 +553,7 @@ impl Searcher {
             }
         }
         result.nodes = self.nodes;
+        result.stats = std::mem::take(&mut self.stats);
         self.counters.publish(self.slot, self.nodes);
         result
     }
@@ -548,9 +571,12 @@ impl Searcher {
         let mut best_index = 0;
         self.pv[0].clear();
         for (i, &m) in root.iter().enumerate() {
-            let new_depth = depth - 1 + i32::from(self.extends_check(pos, m, pos.gives_check(m)));
+            let extended = self.extends_check(pos, m, pos.gives_check(m));
+            self.stats.ext_check_move += u64::from(extended);
+            let new_depth = depth - 1 + i32::from(extended);
             pos.make_move(m);
             self.nodes += 1;
+            self.stats.root_nodes += 1;
             let s = if i == 0 {
                 -self.search(pos, -beta, -alpha, new_depth, 1, Node::Pv)
             } else {
@@ -598,6 +624,7 @@ impl Searcher {
     /// The score the rules give this node, if they end the game here.
     fn rule_score(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         if is_repetition(pos) && repeats_in_tree_or_thrice(pos, ply) {
+            self.stats.repetitions += 1;
             let (_, back) = earlier_occurrences(pos);
             let mut sig = back as u64;
             for b in 0..=back {
@@ -655,11 +682,13 @@ impl Searcher {
         let in_check = pos.in_check();
         if in_check && self.p.check_extension == 1 {
             depth += 1;
+            self.stats.ext_in_check += 1;
         }
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
         }
         self.nodes += 1;
+        self.stats.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.out_of_time() {
             return 0;
@@ -680,8 +709,10 @@ impl Searcher {
         let entry = if excluded.is_some() {
             None
         } else {
+            self.stats.tt_probes += 1;
             self.tt.probe(key)
         };
+        self.stats.tt_hits += u64::from(entry.is_some());
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
         self.double_ext[ply] = if ply > 0 { self.double_ext[ply - 1] } else { 0 };
         if let Some(e) = entry
@@ -689,6 +720,7 @@ impl Searcher {
             && e.depth >= depth
             && let Some(s) = tt_cutoff(e, ply, alpha, beta)
         {
+            self.stats.tt_cutoffs += 1;
             return s;
         }
         // the raw evaluation (for the hash table) and the one the search uses
@@ -716,11 +748,13 @@ impl Searcher {
                 && static_eval + self.p.razor_margin * depth * depth < alpha
                 && alpha.abs() < MATE_BOUND
             {
+                self.stats.razor_tries += 1;
                 let v = self.qsearch(pos, alpha, alpha + 1, ply);
                 if self.stop.load(Ordering::Relaxed) {
                     return 0;
                 }
                 if v <= alpha {
+                    self.stats.razor_cuts += 1;
                     return v;
                 }
             }
@@ -729,6 +763,7 @@ impl Searcher {
                 && static_eval - self.p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
             {
+                self.stats.rfp_cuts += 1;
                 return static_eval;
             }
             // null move: give the opponent a free move; if still above beta, cut
@@ -742,6 +777,7 @@ impl Searcher {
                 let r = self.p.nmp_base
                     + depth / self.p.nmp_divisor
                     + ((static_eval - beta) / self.p.nmp_eval_divisor).min(self.p.nmp_eval_max);
+                self.stats.nmp_tries += 1;
                 pos.make_null();
                 self.null_at[ply] = true;
                 let mut s =
@@ -756,6 +792,7 @@ impl Searcher {
                         s = beta;
                     }
                     if depth < self.p.nmp_verify_depth {
+                        self.stats.nmp_cuts += 1;
                         return s;
                     }
                     // verification against zugzwang: a reduced search without a null move
@@ -763,13 +800,16 @@ impl Searcher {
                     let v = self.search(pos, beta - 1, beta, depth - 1 - r, ply, Node::All);
                     self.null_at[ply] = false;
                     if v >= beta {
+                        self.stats.nmp_cuts += 1;
                         return s;
                     }
+                    self.stats.nmp_verify_fails += 1;
                 }
             }
         }
         if tt_move.is_none() && excluded.is_none() && depth >= self.p.iir_min_depth {
             depth -= 1;
+            self.stats.iir += 1;
         }
 
         let killers = self.killers[ply];
@@ -808,6 +848,7 @@ impl Searcher {
                 {
                     // every later quiet move is pruned the same way (alpha only rises)
                     picker.skip_quiet_ordering();
+                    self.stats.lmp_futility += 1;
                     continue;
                 }
                 // history pruning: a quiet move that has failed again and again here
@@ -816,6 +857,7 @@ impl Searcher {
                     && hist < -self.p.history_prune_margin * depth
                     && !picker.is_refutation(m)
                 {
+                    self.stats.history_pruned += 1;
                     continue;
                 }
             }
@@ -832,6 +874,7 @@ impl Searcher {
                     -self.p.see_prune_capture * depth * depth
                 };
                 if !gives_check && !see::see_ge(pos, m, margin) {
+                    self.stats.see_pruned += 1;
                     continue;
                 }
             }
@@ -852,6 +895,7 @@ impl Searcher {
                 let tt_score = score_from_tt(e.score, ply);
                 if tt_score.abs() < REPETITION_WIN - MAX_PLY as i32 {
                     let singular_beta = tt_score - self.p.se_margin * depth;
+                    self.stats.se_tests += 1;
                     self.excluded[ply] = Some(m);
                     let s = self.search(
                         pos,
@@ -874,19 +918,26 @@ impl Searcher {
                         {
                             extension = 2;
                             self.double_ext[ply] += 1;
+                            self.stats.se_double += 1;
+                        } else {
+                            self.stats.se_single += 1;
                         }
                     } else if singular_beta >= beta {
                         self.path_dependent = false;
+                        self.stats.se_multicut += 1;
                         return singular_beta;
                     } else if tt_score >= beta {
                         extension = -1;
+                        self.stats.se_negative += 1;
                     }
                 }
             }
             if extension == 0 && self.extends_check(pos, m, gives_check) {
                 extension = 1;
+                self.stats.ext_check_move += 1;
             }
             pos.make_move(m);
+            self.stats.moves += 1;
             let new_depth = depth - 1 + extension;
             let s = if i == 0 {
                 -self.search(pos, -beta, -alpha, new_depth, ply + 1, node.child())
@@ -918,10 +969,15 @@ impl Searcher {
                     }
                     r -= hist / self.p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
+                    if r > 0 {
+                        self.stats.reduced += 1;
+                        self.stats.reduction_plies += r as u64;
+                    }
                 }
                 let mut s =
                     -self.search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, Node::Cut);
                 if s > alpha && r > 0 {
+                    self.stats.lmr_researches += 1;
                     s = -self.search(
                         pos,
                         -alpha - 1,
@@ -932,6 +988,7 @@ impl Searcher {
                     );
                 }
                 if s > alpha && s < beta && pv_node {
+                    self.stats.pvs_researches += 1;
                     s = -self.search(pos, -beta, -alpha, new_depth, ply + 1, Node::Pv);
                 }
                 s
@@ -955,6 +1012,8 @@ impl Searcher {
                         self.pv[ply + 1] = child;
                     }
                     if s >= beta {
+                        self.stats.cut_nodes += 1;
+                        self.stats.first_move_cuts += u64::from(i == 0);
                         let bonus = history::bonus(depth);
                         if quiet {
                             self.reward_quiet(pos, m, &quiets_tried, bonus, ply, &context);
@@ -998,6 +1057,11 @@ impl Searcher {
             let corrected = raw_eval + self.correction.get(slots, self.p.correction_weight);
             self.correction.update(slots, best - corrected, depth);
         }
+        if best <= original_alpha {
+            self.stats.all_nodes += 1;
+        } else if best < beta {
+            self.stats.exact_nodes += 1;
+        }
         if !best_dependent && excluded.is_none() {
             let bound = if best >= beta {
                 Bound::Lower
@@ -1006,7 +1070,7 @@ impl Searcher {
             } else {
                 Bound::Upper
             };
-            self.tt.store(
+            let evicted = self.tt.store(
                 key,
                 best_move,
                 score_to_tt(best, ply),
@@ -1014,6 +1078,8 @@ impl Searcher {
                 depth,
                 bound,
             );
+            self.stats.tt_stores += 1;
+            self.stats.tt_overwrites += u64::from(evicted);
         }
         self.path_dependent = best_dependent;
         best
@@ -1043,6 +1109,7 @@ impl Searcher {
         self.path_dependent = false;
         self.pv[ply].clear();
         self.nodes += 1;
+        self.stats.qnodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
             let eval = self.static_eval(pos);
@@ -1094,6 +1161,7 @@ impl Searcher {
                 && let Some(victim) = pos.piece_on(m.to())
                 && stand + MATERIAL_MG[victim.kind().index()] + self.p.delta_margin < alpha
             {
+                self.stats.delta_pruned += 1;
                 continue;
             }
             pos.make_move(m);
@@ -1123,8 +1191,11 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt
+        let evicted = self
+            .tt
             .store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
+        self.stats.tt_stores += 1;
+        self.stats.tt_overwrites += u64::from(evicted);
         self.path_dependent = false;
         best
     }

@@ -139,6 +139,8 @@ impl TranspositionTable {
         None
     }
 
+    /// Stores a search result; returns whether it evicted another position's entry (the
+    /// search's tree report counts them).
     pub fn store(
         &self,
         key: u64,
@@ -147,7 +149,7 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
-    ) {
+    ) -> bool {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3f;
         let b = self.bucket(key);
         let mut victim = 0;
@@ -160,14 +162,14 @@ impl TranspositionTable {
                     let (old, _) = unpack(data);
                     // keep a deeper entry of the same position unless this one is exact
                     if bound != Bound::Exact && depth + 2 < old.depth {
-                        return;
+                        return false;
                     }
                     // keep the old move when the new search found none
                     let mv = mv.or(old.mv);
                     let new = pack(mv, score, eval, depth, bound, generation);
                     b.words[2 * i].store(key ^ new, Ordering::Relaxed);
                     b.words[2 * i + 1].store(new, Ordering::Relaxed);
-                    return;
+                    return false;
                 }
                 victim = i;
                 break;
@@ -180,9 +182,11 @@ impl TranspositionTable {
                 victim = i;
             }
         }
+        let evicted = b.words[2 * victim + 1].load(Ordering::Relaxed) != 0;
         let new = pack(mv, score, eval, depth, bound, generation);
         b.words[2 * victim].store(key ^ new, Ordering::Relaxed);
         b.words[2 * victim + 1].store(new, Ordering::Relaxed);
+        evicted
     }
 
     /// Permille of the first thousand buckets' entries written in this search.
@@ -218,6 +222,27 @@ mod tests {
         assert_eq!(tt.completed_depth(), 0);
         tt.record_completed(2);
         assert_eq!(tt.completed_depth(), 2);
+    }
+
+    #[test]
+    fn a_store_says_when_it_evicts_another_position() {
+        let tt = TranspositionTable::new(1);
+        // keys with the same top bits share a bucket
+        let key = |i: u64| (7u64 << 56) | i;
+        for i in 0..ENTRIES as u64 {
+            assert!(
+                !tt.store(key(i), None, 0, 0, 5, Bound::Exact),
+                "free slot {i}"
+            );
+        }
+        assert!(
+            !tt.store(key(0), None, 1, 0, 6, Bound::Exact),
+            "same position"
+        );
+        assert!(
+            tt.store(key(99), None, 0, 0, 5, Bound::Exact),
+            "a full bucket evicts"
+        );
     }
 
     #[test]

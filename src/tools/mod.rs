@@ -8,4 +8,5 @@ pub mod matchrun;
 pub mod nnue;
 pub mod selfplay;
 pub mod spsa;
+pub mod tree;
 pub mod tune;
