@@ -5,7 +5,8 @@
 
 Each ENGINE is a command line (split like a shell), e.g. `target/release/chariot` or
 `/path/to/pikafish`. Every engine searches every bench position (`chariot bench` prints them;
-the first ENGINE that is Chariot, else `target/release/chariot`, is asked for them) with
+the first ENGINE that is Chariot, else `target/release/chariot`, is asked for them), position
+by position with the engines in turn (so a change of load falls on all alike), with
 `ucinewgame`, `position fen F`, `go depth D`, one thread and the given hash. The time of an
 iteration is the `time` field of the last `info depth d` line the engine printed for depth d
 (its own clock). Prints, per depth, how many positions reached it and the median time in
@@ -113,13 +114,16 @@ def main():
     fens = bench_positions(chariot)
     if a.positions:
         fens = fens[:a.positions]
-    results = []
-    for cmd in a.engines:
-        eng = Engine(cmd, a.hash)
-        per = [eng.search(fen, a.depth) for fen in fens]
-        eng.close()
-        results.append((eng.name, per))
-        print(f"# {eng.name}: {len(fens)} positions to depth {a.depth}", file=sys.stderr)
+    # position by position, each engine in turn, so that a change in the machine's load
+    # falls on all of them alike
+    engines = [Engine(cmd, a.hash) for cmd in a.engines]
+    results = [(e.name, []) for e in engines]
+    for i, fen in enumerate(fens):
+        for e, (_, per) in zip(engines, results):
+            per.append(e.search(fen, a.depth))
+        print(f"# position {i + 1}/{len(fens)} done", file=sys.stderr)
+    for e in engines:
+        e.close()
     names = [n for n, _ in results]
     print(f"time to depth (ms, median over the positions that reached it), "
           f"{len(fens)} bench positions, hash {a.hash} MiB, 1 thread")
