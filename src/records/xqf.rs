@@ -356,37 +356,48 @@ pub fn read(bytes: &[u8]) -> Result<XqfGame, Box<Failure>> {
         Err(e) => problem = Some(err(None, e)),
     }
 
-    // the side to move is the side of the first move's piece
-    let side = line
+    // The side to move is the side of the first move's piece. Without moves it is the
+    // header's "who plays" byte (50; 1 for Black, though many files leave it 0), or the
+    // other side where that one would have its opponent in check (a diagram of a mate).
+    let first = line
         .first()
         .and_then(|r| square(r.from))
         .and_then(|sq| board[sq.index()])
-        .map_or(Color::Red, |p| p.color());
-    let mut fen = String::new();
+        .map(|p| p.color());
+    let side = first.unwrap_or(if h[50] == 1 { Color::Black } else { Color::Red });
+    let mut placement = String::new();
     for rank in (0..10u8).rev() {
         let mut empty = 0;
         for file in 0..9u8 {
             match board[usize::from(rank) * 9 + usize::from(file)] {
                 Some(p) => {
                     if empty > 0 {
-                        fen.push(char::from(b'0' + empty));
+                        placement.push(char::from(b'0' + empty));
                         empty = 0;
                     }
-                    fen.push(p.letter());
+                    placement.push(p.letter());
                 }
                 None => empty += 1,
             }
         }
         if empty > 0 {
-            fen.push(char::from(b'0' + empty));
+            placement.push(char::from(b'0' + empty));
         }
         if rank > 0 {
-            fen.push('/');
+            placement.push('/');
         }
     }
-    fen.push_str(if side == Color::Red { " w" } else { " b" });
-    let start = Position::from_fen(&fen)
-        .map_err(|e| fail(None, err(None, format!("start position {fen}: {e}"))))?;
+    let fen = |side: Color| format!("{placement} {}", if side == Color::Red { "w" } else { "b" });
+    let start = match Position::from_fen(&fen(side)) {
+        Ok(p) => p,
+        Err(e) => match Position::from_fen(&fen(!side)) {
+            Ok(p) if first.is_none() => p,
+            _ => {
+                let e = format!("start position {}: {e}", fen(side));
+                return Err(fail(None, err(None, e)));
+            }
+        },
+    };
 
     let mut game = XqfGame {
         version,
