@@ -272,3 +272,64 @@ fn dump() {
     }
     std::fs::write(out, lines).unwrap();
 }
+
+fn chariot(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn the_commands_read_records_through_the_reader() {
+    // judge: an XQF and the same game in the GBK PGN give the same verdict (a perpetual
+    // chase in v13-game, the fifth game of the PGN)
+    let (ok, xqf, _) = chariot(&["judge", "--pgn", "engine-tests/records/v13-game.xqf"]);
+    assert!(ok);
+    assert!(xqf.starts_with("result: red-wins\n"), "{xqf}");
+    let (ok, gbk, _) = chariot(&[
+        "judge",
+        "--pgn",
+        "engine-tests/records/games-gbk.pgn",
+        "--game",
+        "5",
+    ]);
+    assert!(ok);
+    assert_eq!(xqf, gbk);
+    // book build: a bad game stops the build in one line, or is skipped with --skip-bad
+    let dir = std::env::temp_dir().join(format!("chariot-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.pgn");
+    std::fs::write(
+        &bad,
+        "[Event \"1\"]\n1. h2e2 h9g7 *\n[Event \"2\"]\n1. h2e2 h2h9 *\n",
+    )
+    .unwrap();
+    let book = dir.join("b.book");
+    let (b, o) = (bad.to_str().unwrap(), book.to_str().unwrap());
+    let xqf = "engine-tests/records/v18-game.xqf";
+    let (ok, _, err) = chariot(&["book", "build", "--from", b, xqf, "-o", o]);
+    assert!(!ok);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bad.pgn: game 2, ply 2: notation: 'h2h9' is illegal here"),
+        "{err}"
+    );
+    let (ok, out, err) = chariot(&["book", "build", "--from", b, xqf, "--skip-bad", "-o", o]);
+    assert!(ok, "{err}");
+    assert!(
+        err.starts_with("skipped: ") && err.contains("game 2, ply 2"),
+        "{err}"
+    );
+    assert!(
+        out.contains("from 2 games/lines (1 with problems)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
