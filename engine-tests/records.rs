@@ -290,7 +290,7 @@ fn chariot(args: &[&str]) -> (bool, String, String) {
 fn the_commands_read_records_through_the_reader() {
     // judge: an XQF and the same game in the GBK PGN give the same verdict (a perpetual
     // chase in v13-game, the fifth game of the PGN)
-    let (ok, xqf, _) = chariot(&["judge", "--pgn", "engine-tests/records/v13-game.xqf"]);
+    let (ok, xqf, _) = chariot(&["judge", "engine-tests/records/v13-game.xqf"]);
     assert!(ok);
     assert!(xqf.starts_with("result: red-wins\n"), "{xqf}");
     let (ok, gbk, _) = chariot(&[

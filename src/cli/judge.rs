@@ -21,6 +21,9 @@ pub struct JudgeArgs {
     /// Read the game from a record: PGN (UTF-8 or GBK) or XQF, told apart by its bytes.
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// The same as --pgn FILE.
+    #[arg(value_name = "FILE", conflicts_with = "pgn")]
+    file: Option<PathBuf>,
     /// Which game of the record to judge (1 = the first).
     #[arg(long, default_value_t = 1)]
     game: usize,
@@ -32,7 +35,7 @@ pub struct JudgeArgs {
 pub fn run(a: JudgeArgs) -> Result<(), String> {
     let rules: RuleSet = a.rules.parse()?;
     let number = a.game.max(1);
-    let record = match (a.moves, a.pgn) {
+    let record = match (a.moves, a.pgn.or(a.file)) {
         (Some(_), Some(_)) => return Err("give either --moves or --pgn, not both".into()),
         (Some(m), None) => Err(judge::GameText {
             fen: None,

@@ -295,7 +295,7 @@ pub fn read(bytes: &[u8]) -> Result<XqfGame, Box<Failure>> {
         ("Site", 288, 15),
         ("Red", 304, 15),
         ("Black", 320, 15),
-        ("TimeControl", 336, 63),
+        ("TimeRule", 336, 63),
         ("Annotator", 464, 15),
         ("Author", 480, 15),
     ] {
