@@ -1,13 +1,36 @@
 //! Notation round trips: every legal move of many positions, written in Chinese and WXF
 //! notation and read back, gives the same move (and ICCS likewise); within one position the
-//! spellings are distinct. Positions: random games from the start and from positions with
-//! pawn stacks and tandem pieces, and random games from every perft-suite position.
+//! spellings are distinct; Chinese also reads back with its numbers in every digit form
+//! (full-width, ASCII, Chinese numerals, for either side). Positions: random games from the
+//! start and from positions with pawn stacks and tandem pieces, and random games from every
+//! perft-suite position.
 
 mod common;
 
 use chariot::core::notation::{parse_any, parse_chinese, parse_wxf, to_chinese, to_iccs, to_wxf};
 use chariot::core::{Position, START_FEN};
 use std::collections::HashSet;
+
+/// The Chinese text with its numbers written the other ways a record may hold them: all
+/// full-width (`炮２平５`), all ASCII (`炮2平5`), all Chinese numerals (`马八进七` for Black).
+fn digit_forms(text: &str) -> [String; 3] {
+    const CN: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    let digit = |c: char| {
+        CN.iter().position(|&d| d == c).or_else(|| {
+            ('１'..='９')
+                .position(|d| d == c)
+                .or_else(|| ('1'..='9').position(|d| d == c))
+        })
+    };
+    let map = |f: &dyn Fn(usize) -> char| -> String {
+        text.chars().map(|c| digit(c).map_or(c, f)).collect()
+    };
+    [
+        map(&|i| char::from_u32('１' as u32 + i as u32).unwrap()),
+        map(&|i| char::from(b'1' + i as u8)),
+        map(&|i| CN[i]),
+    ]
+}
 
 /// Every legal move round-trips through all three notations, spelled distinctly; returns
 /// the number of moves checked.
@@ -17,6 +40,9 @@ fn round_trip_all(pos: &Position, forms: &mut HashSet<String>) -> usize {
     for &m in moves.iter() {
         let (c, w) = (to_chinese(pos, m), to_wxf(pos, m));
         assert_eq!(parse_chinese(pos, &c), Ok(m), "{c} in {}", pos.fen());
+        for form in digit_forms(&c) {
+            assert_eq!(parse_chinese(pos, &form), Ok(m), "{form} in {}", pos.fen());
+        }
         assert_eq!(parse_wxf(pos, &w), Ok(m), "{w} in {}", pos.fen());
         assert_eq!(parse_any(pos, &to_iccs(m)), Ok(m));
         forms.insert(c.chars().take(1).collect());

@@ -11,6 +11,7 @@ pub mod core;
 pub mod engine;
 pub mod eval;
 pub mod protocol;
+pub mod records;
 pub mod rules;
 pub mod search;
 pub mod tools;

@@ -6,9 +6,10 @@
 use super::Book;
 use super::format::{FLAG_SOURCE, NO_SCORE, Record};
 use super::mirror::{canonical_key, stored_move};
-use super::pgn::{GameLine, looks_like_pgn, parse_lines, parse_pgn};
+use super::pgn::{GameLine, parse_lines};
 use crate::core::notation::parse_any;
 use crate::core::{Move, Position};
+use crate::records::{self, Format, Game, pgn::looks_like_pgn, text};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]
@@ -35,7 +36,7 @@ pub struct Builder {
     counts: HashMap<(u64, u16), u32>,
     names: HashMap<u64, String>,
     pub games: usize,
-    /// Problems with PGN games (the game is kept up to the bad move).
+    /// Bad games of records that were skipped, one line each (file, game, ply, reason).
     pub warnings: Vec<String>,
 }
 
@@ -47,24 +48,48 @@ impl Builder {
         }
     }
 
-    /// Adds one game or line. Returns the error of its first unreadable or illegal move
-    /// (the moves before it are counted).
+    /// Adds one move line. Returns the error of its first unreadable or illegal move (the
+    /// moves before it are counted).
     pub fn add_line(&mut self, line: &GameLine) -> Result<(), String> {
-        let mut pos = match &line.fen {
+        let start = match &line.fen {
             Some(f) => Position::from_fen(f).map_err(|e| e.to_string())?,
             None => Position::startpos(),
         };
-        self.games += 1;
-        let mut seen: HashSet<(u64, u16)> = HashSet::new();
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(line.moves.len());
         let mut result = Ok(());
         for (ply, text) in line.moves.iter().enumerate() {
-            let m = match parse_any(&pos, text) {
-                Ok(m) => m,
+            match parse_any(&pos, text) {
+                Ok(m) => {
+                    pos.make_move(m);
+                    moves.push(m);
+                }
                 Err(e) => {
                     result = Err(format!("move {} '{text}': {e}", ply + 1));
                     break;
                 }
-            };
+            }
+        }
+        let name = line.name.as_deref().filter(|_| result.is_ok());
+        self.count(start, &moves, name);
+        result
+    }
+
+    /// Adds one game of a record, named by its `Opening` (and `Variation`) tags.
+    pub fn add_game(&mut self, game: &Game) {
+        let name = match (game.tag("Opening"), game.tag("Variation")) {
+            (Some(o), Some(v)) => Some(format!("{o} {v}")),
+            (o, _) => o.map(str::to_string),
+        };
+        self.count(game.start.clone(), &game.moves, name.as_deref());
+    }
+
+    /// Counts a line's legal moves up to the ply limit; the name goes to the position after
+    /// all of them.
+    fn count(&mut self, mut pos: Position, moves: &[Move], name: Option<&str>) {
+        self.games += 1;
+        let mut seen: HashSet<(u64, u16)> = HashSet::new();
+        for (ply, &m) in moves.iter().enumerate() {
             if ply < self.options.max_ply {
                 let (key, stored) = stored_move(&pos, m);
                 // a game that comes back to a position counts once for it
@@ -74,34 +99,44 @@ impl Builder {
             }
             pos.make_move(m);
         }
-        if result.is_ok()
-            && let Some(name) = &line.name
-        {
+        if let Some(name) = name {
             let (key, _) = canonical_key(&pos);
-            self.names.entry(key).or_insert_with(|| name.clone());
+            self.names.entry(key).or_insert_with(|| name.to_string());
         }
-        result
     }
 
-    /// Adds a file's text: PGN when it starts with a tag pair, move lines otherwise. A bad
-    /// move line is an error (lines are written by hand and must be right); a bad PGN game
-    /// is a warning and the games go on.
-    pub fn add_text(&mut self, text: &str, source: &str) -> Result<(), String> {
-        if looks_like_pgn(text) {
-            for g in parse_pgn(text) {
-                if let Err(e) = self.add_line(&g) {
-                    self.warnings
-                        .push(format!("{source}: game at line {}: {e}", g.line));
+    /// Adds a file: a game record (XQF, or PGN in UTF-8 or GBK, read by `records`) or move
+    /// lines. A bad move line is an error (lines are written by hand and must be right). A
+    /// bad game of a record is an error too, unless `skip_bad`: then its line goes to
+    /// [`Builder::warnings`] and the batch goes on with the next game.
+    pub fn add_bytes(&mut self, bytes: &[u8], source: &str, skip_bad: bool) -> Result<(), String> {
+        let text = match Format::detect(bytes, source) {
+            Format::Xqf => None,
+            Format::Pgn => Some(text::decode(bytes).0),
+        };
+        match text {
+            Some(t) if !looks_like_pgn(&t) => {
+                for l in parse_lines(&t) {
+                    self.add_line(&l)
+                        .map_err(|e| format!("{source}:{}: {e}", l.line))?;
                 }
             }
-            Ok(())
-        } else {
-            for l in parse_lines(text) {
-                self.add_line(&l)
-                    .map_err(|e| format!("{source}:{}: {e}", l.line))?;
+            _ => {
+                for entry in records::read_bytes(bytes, source) {
+                    match entry {
+                        Ok(g) => self.add_game(&g),
+                        Err(bad) if skip_bad => self.warnings.push(bad.error.to_string()),
+                        Err(bad) => return Err(bad.error.to_string()),
+                    }
+                }
             }
-            Ok(())
         }
+        Ok(())
+    }
+
+    /// [`Builder::add_bytes`] for text, bad games skipped.
+    pub fn add_text(&mut self, text: &str, source: &str) -> Result<(), String> {
+        self.add_bytes(text.as_bytes(), source, true)
     }
 
     /// The book: pairs with at least `min_games` games, weight = games (capped at 65535).
@@ -151,6 +186,24 @@ mod tests {
         // after b2e2 b9c7 mirrors to h2e2 h9g7
         assert_eq!(second, [("h9g7".to_string(), 2), ("b9c7".to_string(), 1)]);
         assert!(b_err("h2e2 h2e2").contains("t:1: move 2"));
+    }
+
+    #[test]
+    fn records_add_games_and_bad_ones_stop_or_are_skipped() {
+        let pgn = "[Opening \"中炮\"]\n1. 炮二平五 马８进７ *\n\n[Event \"bad\"]\n1. h2e2 h2h9 *\n\n\
+                   [Event \"3\"]\n1. b2e2 b9c7 1-0 trailing text\n";
+        let mut b = Builder::new(BuildOptions::default());
+        let e = b.add_bytes(pgn.as_bytes(), "g.pgn", false).unwrap_err();
+        assert_eq!(e, "g.pgn: game 2, ply 2: notation: 'h2h9' is illegal here");
+        let mut b = Builder::new(BuildOptions::default());
+        b.add_bytes(pgn.as_bytes(), "g.pgn", true).unwrap();
+        assert_eq!(b.games, 2);
+        assert_eq!(b.warnings, [e]);
+        let book = b.finish();
+        let pos = Position::startpos();
+        let first: Vec<u16> = book.probe(&pos).iter().map(|m| m.weight).collect();
+        assert_eq!(first, [2, 2], "h2e2 and its mirror b2e2: two games");
+        assert_eq!(book.names().len(), 1);
     }
 
     fn b_err(text: &str) -> String {

@@ -5,12 +5,17 @@ use std::path::PathBuf;
 
 #[derive(Subcommand)]
 pub enum BookCommand {
-    /// Build a book from PGN files (ICCS/WXF/Chinese moves) and move-line files
-    /// (`<moves> [; name]` a line); the weight of a move is the number of games playing it.
+    /// Build a book from game records (PGN in UTF-8 or GBK with ICCS/WXF/Chinese moves, XQF)
+    /// and move-line files (`<moves> [; name]` a line); the weight of a move is the number of
+    /// games playing it.
     Build {
-        /// Input files (PGN when the first non-comment line is a tag pair).
+        /// Input files (a record when XQF or when the first non-comment line is a tag pair).
         #[arg(long, num_args = 1.., value_name = "FILE", required = true)]
         from: Vec<PathBuf>,
+        /// A game that cannot be read is reported in one line and skipped (otherwise it
+        /// stops the build).
+        #[arg(long)]
+        skip_bad: bool,
         /// Count moves only up to this ply.
         #[arg(long, default_value_t = 40)]
         max_ply: usize,
@@ -122,10 +127,11 @@ pub fn run(action: BookCommand) -> Result<(), String> {
     match action {
         BookCommand::Build {
             from,
+            skip_bad,
             max_ply,
             min_games,
             out,
-        } => cli::run_build(&from, max_ply, min_games, &out),
+        } => cli::run_build(&from, max_ply, min_games, skip_bad, &out),
         BookCommand::Grow {
             book,
             out,

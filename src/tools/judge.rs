@@ -1,8 +1,10 @@
 //! `chariot judge`: the rule verdict for a game — who wins and why, clause by clause.
-//! Moves come as ICCS, WXF or Chinese text, from the command line, a PGN file or stdin.
+//! Moves come as ICCS, WXF or Chinese text from the command line or stdin, or as a game record
+//! (PGN in UTF-8 or GBK, XQF) read by `records`.
 
 use crate::core::notation::{parse_any, to_chinese};
 use crate::core::{Move, Position};
+use crate::records::{Entry, Game, pgn};
 use crate::rules::{EndKind, GameResult, RuleSet, Verdict, adjudicate};
 use crate::tools::matchrun::report::json_str;
 use std::fmt::Write;
@@ -25,82 +27,56 @@ pub struct Judgement {
     pub last_move: Option<String>,
 }
 
-/// Reads the movetext and tags of the first game of a PGN text. Accepts move numbers,
-/// comments (`{…}`, `;…`), variations (skipped), NAGs, results and move suffixes (`!`, `?`).
+/// Reads the movetext and tags of the first game of a PGN text (through
+/// [`records::pgn`](crate::records::pgn): move numbers, comments, variations, NAGs, the
+/// result and whatever follows it are dropped). The moves stay text; [`judge`] plays them.
 pub fn parse_pgn(text: &str) -> Result<GameText, String> {
-    let mut fen = None;
-    let mut body = String::new();
-    let mut seen_moves = false;
-    for line in text.lines() {
-        let l = line.trim().trim_start_matches('\u{feff}');
-        if l.starts_with('[') {
-            if seen_moves {
-                break; // the next game's tags
-            }
-            if let Some(rest) = l.strip_prefix("[FEN ") {
-                let v = rest.trim_end_matches(']').trim().trim_matches('"');
-                fen = Some(v.to_string());
-            }
-            continue;
-        }
-        if !l.is_empty() {
-            seen_moves = true;
-        }
-        body.push_str(l);
-        body.push('\n');
-    }
+    let g = pgn::parse(text).into_iter().next().unwrap_or_default();
     Ok(GameText {
-        fen,
-        moves: movetext_tokens(&body),
+        fen: g.tag("FEN").map(str::to_string),
+        moves: g.moves,
     })
 }
 
 /// Splits movetext into move tokens, dropping numbers, comments, variations, NAGs, results.
 pub fn movetext_tokens(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth_brace = 0usize;
-    let mut depth_paren = 0usize;
-    let mut cleaned = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' => depth_brace += 1,
-            '}' => depth_brace = depth_brace.saturating_sub(1),
-            '(' if depth_brace == 0 => depth_paren += 1,
-            ')' if depth_brace == 0 => depth_paren = depth_paren.saturating_sub(1),
-            ';' if depth_brace == 0 => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        break;
-                    }
-                }
-                cleaned.push(' ');
+    pgn::parse(text)
+        .into_iter()
+        .next()
+        .map(|g| g.moves)
+        .unwrap_or_default()
+}
+
+impl From<&Game> for GameText {
+    fn from(g: &Game) -> GameText {
+        GameText {
+            fen: g.fen(),
+            moves: g.iccs(),
+        }
+    }
+}
+
+/// Judges a game read by [`records`](crate::records). A game that could not be read to its
+/// end is judged up to its bad move: if it had ended by then, the moves after the end are
+/// ignored as usual; otherwise the reader's line (file, game, ply, reason) is the error.
+pub fn judge_record(entry: &Entry, rules: RuleSet) -> Result<Judgement, String> {
+    match entry {
+        Ok(g) => judge(&GameText::from(g), rules),
+        Err(bad) => {
+            let Some(g) = &bad.partial else {
+                return Err(bad.error.to_string());
+            };
+            let j = judge(&GameText::from(g), rules)?;
+            if j.verdict.is_over() {
+                Ok(Judgement {
+                    ignored: j.ignored + bad.unread,
+                    ..j
+                })
+            } else {
+                Err(bad.error.to_string())
             }
-            _ if depth_brace > 0 || depth_paren > 0 => {}
-            _ => cleaned.push(c),
         }
     }
-    for tok in cleaned.split_whitespace() {
-        // "12." / "12..." / "12.h2e2" (number glued to the move)
-        let t = tok
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches('.');
-        let t = if t.len() < tok.len()
-            && tok.starts_with(|c: char| c.is_ascii_digit())
-            && tok.contains('.')
-        {
-            t
-        } else {
-            tok
-        };
-        let t = t.trim_end_matches(['!', '?']);
-        if t.is_empty() || t.starts_with('$') || matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*" | "=")
-        {
-            continue;
-        }
-        out.push(t.to_string());
-    }
-    out
 }
 
 /// Plays the moves, judging after each: the first decisive event ends the game.
@@ -306,6 +282,22 @@ mod tests {
         let g = parse_pgn(pgn).unwrap();
         assert_eq!(g.fen.as_deref(), Some("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
         assert_eq!(g.moves, vec!["h2e2", "h9g7", "h0g2", "i9h9", "炮二平五"]);
+    }
+
+    #[test]
+    fn records_are_judged_up_to_a_bad_move_only_when_the_game_had_ended() {
+        use crate::records::read_text;
+        // mated at ply 1; the unreadable move after the end is not played
+        let mated = "[FEN \"3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1\"]\n1. a0a9 d9d8 zz 1-0\n";
+        let j = judge_record(&read_text(mated, "m.pgn")[0], RuleSet::Cxa).unwrap();
+        assert_eq!(j.verdict.result, GameResult::RedWins);
+        assert_eq!((j.ply, j.ignored), (1, 2));
+        // a bad move before the end is the reader's line
+        let bad = "1. h2e2 h9g7 2. zz *\n";
+        let e = judge_record(&read_text(bad, "b.pgn")[0], RuleSet::Cxa)
+            .err()
+            .unwrap();
+        assert!(e.starts_with("b.pgn: game 1, ply 3: "), "{e}");
     }
 
     #[test]

@@ -24,10 +24,13 @@ pub fn load(path: &Path) -> Result<Book, String> {
     Book::load(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// `book build`: every file through the builder (records via `crate::records`); with
+/// `skip_bad` a bad game is reported and skipped, otherwise it stops the build.
 pub fn run_build(
     from: &[PathBuf],
     max_ply: usize,
     min_games: u32,
+    skip_bad: bool,
     out: &Path,
 ) -> Result<(), String> {
     if from.is_empty() {
@@ -37,16 +40,10 @@ pub fn run_build(
     for path in from {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let text = String::from_utf8(bytes).map_err(|_| {
-            format!(
-                "{}: not UTF-8 text (convert GBK files first)",
-                path.display()
-            )
-        })?;
-        b.add_text(&text, &path.display().to_string())?;
+        b.add_bytes(&bytes, &path.display().to_string(), skip_bad)?;
     }
     for w in &b.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("skipped: {w}");
     }
     let games = b.games;
     let warnings = b.warnings.len();

@@ -1,9 +1,10 @@
 //! Openings for a match: a file of EPD/FEN lines, or a FEN (or `startpos`) followed by ICCS
-//! moves, or bare ICCS move lines from the start position; taken in file order or shuffled
-//! with a fixed seed. `--book` reads the same EPD lines from a file that `chariot book
+//! moves, or bare ICCS move lines from the start position, or a game record (PGN, XQF: each
+//! game's start and main line); taken in file order or shuffled with a fixed seed. `--book` reads the same EPD lines from a file that `chariot book
 //! export` writes (see [`from_book_export`]).
 
 use crate::core::{Move, Position, START_FEN};
+use crate::records::{self, Format, pgn::looks_like_pgn, text};
 use crate::rules::{RuleSet, adjudicate};
 use std::path::Path;
 
@@ -42,11 +43,20 @@ impl Opening {
 /// - `m1 m2 …`: ICCS moves from the start position.
 ///
 /// Every line must give a legal position whose game is not already over under `rules`.
+///
+/// A game record (PGN in UTF-8 or GBK, or XQF; see `crate::records`) gives one opening per
+/// game: its start position and its whole main line.
 pub fn read_file(path: &Path, rules: RuleSet) -> Result<Vec<Opening>, String> {
     let bytes =
         std::fs::read(path).map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
     let name = path.display().to_string();
+    let text = match Format::detect(&bytes, &name) {
+        Format::Xqf => return from_records(&bytes, &name, rules),
+        Format::Pgn => text::decode(&bytes).0,
+    };
+    if looks_like_pgn(&text) {
+        return from_records(&bytes, &name, rules);
+    }
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let l = line.trim().trim_start_matches('\u{feff}');
@@ -59,6 +69,39 @@ pub fn read_file(path: &Path, rules: RuleSet) -> Result<Vec<Opening>, String> {
     }
     if out.is_empty() {
         return Err(format!("openings {name}: no opening lines"));
+    }
+    Ok(out)
+}
+
+/// One opening per game of a record; a bad game is an error (its line names the game and
+/// ply), as is a game that is already over.
+fn from_records(bytes: &[u8], name: &str, rules: RuleSet) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for entry in records::read_bytes(bytes, name) {
+        let g = entry.map_err(|b| b.error.to_string())?;
+        let source = format!("{name}: game {}", g.number);
+        let position = g.end();
+        let v = adjudicate(&position, rules);
+        if v.is_over() {
+            return Err(format!(
+                "{source}: the game is already over there ({}): not an opening",
+                v.description
+            ));
+        }
+        let label = match (g.tag("Opening"), g.tag("Variation")) {
+            (Some(o), Some(v)) => Some(format!("{o} {v}")),
+            (o, _) => o.or_else(|| g.tag("Title")).map(str::to_string),
+        };
+        out.push(Opening {
+            source,
+            name: label,
+            fen: g.fen(),
+            moves: g.moves.clone(),
+            position,
+        });
+    }
+    if out.is_empty() {
+        return Err(format!("openings {name}: no games"));
     }
     Ok(out)
 }
@@ -228,6 +271,31 @@ mod tests {
         // a mated side to move: not an opening
         let e = line("3k5/9/9/9/9/9/9/9/3R5/3RK4 b").unwrap_err();
         assert!(e.contains("already over"), "{e}");
+    }
+
+    #[test]
+    fn pgn_games_are_openings() {
+        let dir = std::env::temp_dir().join(format!("chariot-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("o.pgn");
+        let pgn = "[Opening \"中炮\"]\n{x} 1. 炮二平五 马８进７ (1... 炮８平５) *\nnotes\n\
+                   [FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\"]\n1... h9g7 *\n";
+        std::fs::write(&path, pgn).unwrap();
+        let o = read_file(&path, RuleSet::Cxa).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].name.as_deref(), Some("中炮"));
+        assert_eq!(o[0].fen, None);
+        assert_eq!(o[0].moves.len(), 2);
+        assert!(o[0].source.ends_with("o.pgn: game 1"), "{}", o[0].source);
+        assert!(o[1].fen.is_some());
+        assert_eq!(o[1].position.side_to_move(), crate::core::Color::Red);
+        std::fs::write(&path, "[Event \"x\"]\n1. h2e2 h2h9 *\n").unwrap();
+        let e = read_file(&path, RuleSet::Cxa).unwrap_err();
+        assert!(
+            e.ends_with("o.pgn: game 1, ply 2: notation: 'h2h9' is illegal here"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
