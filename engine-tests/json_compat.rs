@@ -106,6 +106,16 @@ fn old_match_results_merge_to_the_old_report_and_json() {
         );
         let _ = std::fs::remove_file(out);
     }
+    // members this build does not know (a later build's) are passed over, as before
+    let later = scratch("later.json");
+    let text = read(&fixture("match-shard-0.json"))
+        .replacen('{', "{\"later\": {\"x\": [1, null]},", 1)
+        .replacen("{\"id\": ", "{\"later\": true, \"id\": ", 1);
+    std::fs::write(&later, text).unwrap();
+    let r = run(&["match", "merge", &s(&later), &shards[1]]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout, read(&fixture("merged-shards.txt")));
+    let _ = std::fs::remove_file(later);
 }
 
 /// The words of the runs of spsa-paused.json and spsa-start.json (make-fixtures.sh).
@@ -167,6 +177,11 @@ fn old_spsa_states_resume() {
         paused_text(&read(&fixture("spsa-paused.txt")))
     );
     assert_eq!(read(&st), old_text);
+    // a top-level member this build does not know is passed over, as before
+    std::fs::write(&st, old_text.replacen('{', "{\"later\": [1],", 1)).unwrap();
+    let r = run(&spsa_args(&path, &["--stop-after", "2"]));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    std::fs::write(&st, &old_text).unwrap();
 
     // resumed to the end: one more iteration, the old history kept, θ moved from the old θ
     // by the formulas

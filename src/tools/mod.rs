@@ -1,7 +1,8 @@
 //! Command-line features built on the library: perft, bench, judge, match, tune,
-//! spsa.
+//! spsa; `json`, what their JSON files share.
 
 pub mod bench;
+pub mod json;
 pub mod judge;
 pub mod matchrun;
 pub mod nnue;
