@@ -67,43 +67,27 @@ struct Row {
     plies: usize,
 }
 
-/// The string or number after `"key": ` on a JSON line of the report.
-fn field(line: &str, key: &str) -> String {
-    let pat = format!("\"{key}\": ");
-    let at = line
-        .find(&pat)
-        .unwrap_or_else(|| panic!("no {key} in {line}"))
-        + pat.len();
-    let rest = &line[at..];
-    if let Some(r) = rest.strip_prefix('"') {
-        let mut out = String::new();
-        let mut chars = r.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => out.push(chars.next().unwrap_or('\\')),
-                '"' => break,
-                c => out.push(c),
-            }
-        }
-        out
-    } else {
-        rest.chars()
-            .take_while(|c| c.is_ascii_digit() || *c == '-' || *c == '.')
-            .collect()
-    }
+/// A JSON report read as a value.
+fn doc(json: &str) -> serde_json::Value {
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"))
 }
 
 fn rows(json: &str) -> Vec<Row> {
-    json.lines()
-        .filter(|l| l.trim_start().starts_with("{\"id\""))
-        .map(|l| Row {
-            red: field(l, "red"),
-            black: field(l, "black"),
-            result: field(l, "result"),
-            termination: field(l, "termination"),
-            fault: field(l, "fault"),
-            reason: field(l, "reason"),
-            plies: field(l, "plies").parse().expect("plies is a number"),
+    doc(json)["games"]
+        .as_array()
+        .expect("a list of games")
+        .iter()
+        .map(|g| {
+            let text = |k: &str| g[k].as_str().unwrap_or_else(|| panic!("{k} in {g}")).into();
+            Row {
+                red: text("red"),
+                black: text("black"),
+                result: text("result"),
+                termination: text("termination"),
+                fault: g["fault"].as_str().unwrap_or("").into(),
+                reason: text("reason"),
+                plies: g["plies"].as_u64().expect("plies is a number") as usize,
+            }
         })
         .collect()
 }
@@ -190,8 +174,9 @@ fn chariot_against_chariot_at_fixed_nodes() {
         ("Red-ucci", "Blue-uci")
     );
     assert_eq!(games[0].red, games[1].black);
-    assert!(
-        json.contains("\"faults\": {\"Red-ucci\": {}, \"Blue-uci\": {}}"),
+    assert_eq!(
+        doc(&json)["faults"],
+        serde_json::json!({"Red-ucci": {}, "Blue-uci": {}}),
         "{json}"
     );
 
@@ -528,13 +513,11 @@ fn sprt_stops_a_one_sided_match() {
     ]);
     assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
     let json = read(&json);
-    let played: usize = json
-        .lines()
-        .find(|l| l.contains("\"games_played\""))
-        .map(|l| field(l, "games_played").parse().unwrap())
-        .unwrap();
+    let played = doc(&json)["games_played"].as_u64().unwrap();
     // every pair won: the LLR grows by ln(s1 / s0) = 0.0284 a pair, H1 after 104 pairs
     assert!(played < 400, "{played}");
+    assert_eq!(doc(&json)["sprt"]["state"], "H1", "{json}");
+    // what scripts/sprt.sh looks for
     assert!(json.contains("\"state\": \"H1\""), "{json}");
     assert!(
         r.stdout.contains("stopped: SPRT accepted H1"),
@@ -573,12 +556,7 @@ fn a_stop_file_ends_the_match_with_its_report() {
             pgn.display().to_string(),
         ]
     };
-    let played = |json: &str| -> usize {
-        json.lines()
-            .find(|l| l.contains("\"games_played\""))
-            .map(|l| field(l, "games_played").parse().unwrap())
-            .unwrap()
-    };
+    let played = |json: &str| doc(json)["games_played"].as_u64().unwrap();
     // no stop file: all six games
     let _ = std::fs::remove_file(&stop);
     let r = run_match(&args(&stop));
@@ -707,29 +685,31 @@ fn pgn_games(text: &str) -> Vec<(usize, String)> {
     games
 }
 
-/// The JSON report's lines that hold results: the engine pairs (W-D-L, pentanomial), the
-/// terminations, the faults and every game.
-fn result_lines(json: &str) -> Vec<String> {
-    json.lines()
-        .filter(|l| {
-            let l = l.trim_start();
-            l.starts_with("{\"first\"")
-                || l.starts_with("{\"id\"")
-                || l.starts_with("\"terminations\"")
-                || l.starts_with("\"faults\"")
-                || l.starts_with("\"games_played\"")
-                || l.starts_with("\"red_wins\"")
-                || l.starts_with("\"sprt\"")
-        })
-        .map(str::to_string)
-        .collect()
+/// What the JSON report says of the results: the engine pairs (W-D-L, pentanomial), the
+/// terminations, the faults, the SPRT and every game.
+fn results(json: &str) -> serde_json::Value {
+    let d = doc(json);
+    let keys = [
+        "pairs",
+        "terminations",
+        "faults",
+        "games_played",
+        "red_wins",
+        "black_wins",
+        "draws",
+        "sprt",
+        "games",
+    ];
+    keys.iter().map(|k| (k.to_string(), d[k].clone())).collect()
 }
 
 /// The game numbers of a JSON report.
 fn game_ids(json: &str) -> Vec<usize> {
-    json.lines()
-        .filter(|l| l.trim_start().starts_with("{\"id\""))
-        .map(|l| field(l, "id").parse().expect("id is a number"))
+    doc(json)["games"]
+        .as_array()
+        .expect("a list of games")
+        .iter()
+        .map(|g| g["id"].as_u64().expect("id is a number") as usize)
         .collect()
 }
 
@@ -862,10 +842,12 @@ fn shards_merged_give_the_whole_run() {
     );
     // W-D-L, pentanomial, terminations, faults and every game record the same
     let (wj, mj) = (read(&whole_json), read(&merged_json));
-    let wl = result_lines(&wj);
-    assert_eq!(wl.len(), 16 + 6, "{wj}");
-    assert_eq!(result_lines(&mj), wl);
-    assert!(mj.contains("\"version\": 2"), "{mj}");
+    let wr = results(&wj);
+    assert_eq!(wr["games"].as_array().map(Vec::len), Some(16), "{wj}");
+    assert_eq!(wr["pairs"].as_array().map(Vec::len), Some(1), "{wj}");
+    assert!(wr["sprt"]["llr"].is_number(), "{wj}");
+    assert_eq!(results(&mj), wr);
+    assert_eq!(doc(&mj)["version"], 2, "{mj}");
     // and the games themselves
     let (wg, mg) = (pgn_games(&read(&whole_pgn)), pgn_games(&read(&merged_pgn)));
     assert_eq!(mg.len(), 16);
@@ -1020,8 +1002,11 @@ fn merge_refuses_what_is_not_one_run() {
         (vec![path(&seed1), path(&seed2)], "the seeds differ"),
         (vec![path(&s0), path(&renamed)], "the engines differ"),
         (vec![path(&s0), path(&edited)], "do not add up"),
-        (vec![path(&s0), path(&cut)], "JSON line"),
-        (vec![path(&s0), path(&p0)], "JSON line 1"),
+        (vec![path(&s0), path(&cut)], "not valid JSON: EOF"),
+        (
+            vec![path(&s0), path(&p0)],
+            "not valid JSON: expected value at line 1",
+        ),
         (vec![path(&s0), "/no/such/file.json".into()], "cannot read"),
         (
             vec![

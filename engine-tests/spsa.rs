@@ -194,12 +194,16 @@ fn gains_follow_the_formulas() {
     assert!(close(theta[0], 101.25) && close(theta[1], 1.0), "{theta:?}");
 }
 
-/// Reads a count or number after `"key": ` in a state file's text (first occurrence).
-fn number_after(text: &str, key: &str) -> f64 {
-    let pat = format!("\"{key}\": ");
-    let at = text.find(&pat).unwrap_or_else(|| panic!("no {key}")) + pat.len();
-    let end = text[at..].find([',', '}', '\n']).unwrap();
-    text[at..at + end].trim().parse().unwrap()
+/// A state file read as a value.
+fn state(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// The number `key` of a state file's object.
+fn num(v: &serde_json::Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no number {key} in {v}"))
 }
 
 #[test]
@@ -240,7 +244,7 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
         );
         assert_eq!(r.stderr.matches("spsa iter").count(), 1, "{}", r.stderr);
         let mid = std::fs::read_to_string(&split).unwrap();
-        assert_eq!(number_after(&mid, "iteration"), k as f64);
+        assert_eq!(num(&state(&mid), "iteration"), k as f64);
         // θ so far, rounded, as engine keys (an interim set can be tested)
         assert!(
             r.stdout
@@ -248,16 +252,10 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
             "{}",
             r.stdout
         );
-        let top = &mid[mid.find("\"theta\"").unwrap()..];
+        let top = &state(&mid)["theta"];
         let keys: Vec<String> = small_run_params()
             .iter()
-            .map(|t| {
-                format!(
-                    "option.{}={}",
-                    t.name,
-                    round_clamp(t, number_after(top, t.name))
-                )
-            })
+            .map(|t| format!("option.{}={}", t.name, round_clamp(t, num(top, t.name))))
             .collect();
         assert!(
             r.stdout.contains(&keys.join(" ")),
@@ -279,9 +277,10 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
     let b = std::fs::read_to_string(&split).unwrap();
     assert_eq!(a, b, "the state files differ");
     assert_eq!(one.stdout, rest.stdout);
-    assert_eq!(number_after(&a, "iteration"), 3.0);
+    let st = state(&a);
+    assert_eq!(num(&st, "iteration"), 3.0);
     // 3 iterations of 4 games
-    let games = number_after(&a, "wins") + number_after(&a, "draws") + number_after(&a, "losses");
+    let games = num(&st, "wins") + num(&st, "draws") + num(&st, "losses");
     assert_eq!(games, 12.0);
 
     // θ of every iteration, recomputed from the history's R by the formulas, to the last
@@ -292,11 +291,12 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
     let mut rs = Vec::new();
     let mut thetas = vec![theta.clone()];
     for k in 1..=3u64 {
-        let entry = &a[a.find(&format!("{{\"k\": {k}, ")).expect("history entry")..];
-        let r = number_after(entry, "r");
+        let entry = &st["history"][k as usize - 1];
+        assert_eq!(num(entry, "k"), k as f64);
+        let r = num(entry, "r");
         assert_eq!(
             r,
-            number_after(entry, "wins") - number_after(entry, "losses"),
+            num(entry, "wins") - num(entry, "losses"),
             "R = wins - losses"
         );
         rs.push(r);
@@ -305,16 +305,15 @@ fn a_resumed_run_ends_as_a_run_in_one_go() {
         thetas.push(theta.clone());
         for (t, want) in params.iter().zip(&theta) {
             assert_eq!(
-                number_after(entry, t.name),
+                num(&entry["theta"], t.name),
                 *want,
                 "{} after iteration {k}",
                 t.name
             );
         }
     }
-    let top = &a[a.find("\"theta\"").unwrap()..];
     for (t, want) in params.iter().zip(&theta) {
-        assert_eq!(number_after(top, t.name), *want, "final {}", t.name);
+        assert_eq!(num(&st["theta"], t.name), *want, "final {}", t.name);
     }
     // both resumed parts (after iterations 1 and 2) start from a θ that had moved from the
     // defaults, else the test shows little
@@ -380,11 +379,8 @@ fn other_settings_and_broken_state_files_are_refused() {
         ),
         (good.replace("\"version\": 1", "\"version\": 9"), "version"),
         (
-            good.replacen(
-                "\"theta\": {\"RfpMargin\": ",
-                "\"theta\": {\"RfpMargin\": 9999, \"x\": ",
-                1,
-            ),
+            // the first "RfpMargin": is θ's (the settings list the names)
+            good.replacen("\"RfpMargin\": ", "\"RfpMargin\": 9999, \"x\": ", 1),
             "outside",
         ),
         (
@@ -434,28 +430,30 @@ fn a_run_starts_where_start_says() {
     ));
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let text = std::fs::read_to_string(&st).unwrap();
-    assert!(
-        text.contains("\"start\": {"),
+    let params = small_run_params();
+    assert_eq!(
+        state(&text)["settings"]["start"],
+        serde_json::json!({"RfpMargin": 120, "LmrBase": params[1].default, "NmpBase": 2}),
         "the settings name the start: {text}"
     );
     // θ after iteration 1 is the start moved by the formulas (LmrBase from its default)
-    let params = small_run_params();
     let mut theta = vec![120.0, f64::from(params[1].default), 2.0];
     let g = small_run_gains();
-    let entry = &text[text.find("{\"k\": 1, ").expect("history entry")..];
+    let doc = state(&text);
+    let entry = &doc["history"][0];
+    assert_eq!(num(entry, "k"), 1.0);
     let (c, a_k): (Vec<f64>, Vec<f64>) = params.iter().map(|t| g.at(t.step, 1)).unzip();
     update(
         &params,
         &mut theta,
         &a_k,
         &c,
-        number_after(entry, "r") as i64,
+        num(entry, "r") as i64,
         &deltas(4, 1, 3),
     );
-    let top = &text[text.find("\"theta\"").unwrap()..];
     for (t, want) in params.iter().zip(&theta) {
         assert_eq!(
-            number_after(top, t.name),
+            num(&doc["theta"], t.name),
             *want,
             "{} after iteration 1",
             t.name

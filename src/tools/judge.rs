@@ -6,7 +6,7 @@ use crate::core::notation::{parse_any, to_chinese};
 use crate::core::{Move, Position};
 use crate::records::{Entry, Game, pgn};
 use crate::rules::{EndKind, GameResult, RuleSet, Verdict, adjudicate};
-use crate::tools::matchrun::report::json_str;
+use serde::Serialize;
 use std::fmt::Write;
 
 /// A game to judge: a start position and move texts.
@@ -238,38 +238,58 @@ pub fn report_text(j: &Judgement) -> String {
     s
 }
 
+/// `chariot judge --json`: one object on one line.
+#[derive(Serialize)]
+struct JudgementJson<'a> {
+    result: &'a str,
+    reason: &'a str,
+    rule_set: String,
+    clauses: &'a [&'static str],
+    ply: usize,
+    kind: &'static str,
+    ignored: usize,
+    /// The repeated cycle's moves, for a repetition.
+    cycle: Vec<CycleMoveJson>,
+    /// The text report's `why:` lines.
+    why: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct CycleMoveJson {
+    /// ICCS.
+    #[serde(rename = "move")]
+    iccs: String,
+    chinese: String,
+    class: String,
+    victims: Vec<String>,
+}
+
 /// One JSON object: `result`, `reason`, `rule_set`, `clauses`, `ply`, `kind`, `ignored`,
 /// and for repetitions `cycle` (each move in ICCS and Chinese, its class and victims) and
 /// `why` (the text report's `why:` lines; empty otherwise).
 pub fn report_json(j: &Judgement) -> String {
     let v = &j.verdict;
-    let clauses: Vec<String> = v.clauses.iter().map(|c| json_str(c)).collect();
-    let cycle: Vec<String> = cycle_lines(&v.kind)
-        .iter()
-        .map(|(iccs, cn, class, victims)| {
-            let vs: Vec<String> = victims.iter().map(|x| json_str(x)).collect();
-            format!(
-                "{{\"move\":{},\"chinese\":{},\"class\":{},\"victims\":[{}]}}",
-                json_str(iccs),
-                json_str(cn),
-                json_str(class),
-                vs.join(",")
-            )
-        })
-        .collect();
-    let why: Vec<String> = why_lines(&v.kind).iter().map(|w| json_str(w)).collect();
-    format!(
-        "{{\"result\":{},\"reason\":{},\"rule_set\":{},\"clauses\":[{}],\"ply\":{},\"kind\":{},\"ignored\":{},\"cycle\":[{}],\"why\":[{}]}}",
-        json_str(v.result.as_str()),
-        json_str(&v.description),
-        json_str(&j.rules.to_string()),
-        clauses.join(","),
-        j.ply,
-        json_str(kind_name(&v.kind)),
-        j.ignored,
-        cycle.join(","),
-        why.join(",")
-    )
+    let doc = JudgementJson {
+        result: v.result.as_str(),
+        reason: &v.description,
+        rule_set: j.rules.to_string(),
+        clauses: &v.clauses,
+        ply: j.ply,
+        kind: kind_name(&v.kind),
+        ignored: j.ignored,
+        cycle: cycle_lines(&v.kind)
+            .into_iter()
+            .map(|(iccs, chinese, class, victims)| CycleMoveJson {
+                iccs,
+                chinese,
+                class,
+                victims,
+            })
+            .collect(),
+        why: why_lines(&v.kind),
+    };
+    // strings and numbers only: nothing here can fail to serialize
+    serde_json::to_string(&doc).expect("a judgement serializes")
 }
 
 #[cfg(test)]
@@ -319,7 +339,11 @@ mod tests {
         let text = report_text(&j);
         assert_eq!(text.matches("why: ").count(), 1, "{text}");
         assert!(text.contains(&format!("why: {why}\n")), "{text}");
-        assert!(report_json(&j).ends_with(&format!(",\"why\":[{}]}}", json_str(why))));
+        let json: serde_json::Value = serde_json::from_str(&report_json(&j)).unwrap();
+        assert_eq!(json["why"], serde_json::json!([why]));
+        assert_eq!(json["cycle"][0]["move"], "g2i3");
+        assert_eq!(json["cycle"][0]["class"], "chase");
+        assert_eq!(json["cycle"][0]["victims"], serde_json::json!(["g4"]));
     }
 
     #[test]

@@ -27,16 +27,16 @@
 
 use crate::rules::RuleSet;
 use crate::search::params::{TUNABLES, Tunable, Tunables};
+use crate::tools::json::{self, Header, Num, Ordered};
 use crate::tools::matchrun::{
     self,
     args::engine_spec,
     engine::{EngineProcess, EngineSpec},
     game::{GameConfig, GameRecord},
-    json::{self, Value},
     openings::{self, Opening, Order},
-    report::json_str,
     tc::TimeControl,
 };
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -247,108 +247,131 @@ struct Config {
     start_given: bool,
 }
 
-fn f64_json(x: f64) -> String {
-    // Display writes the shortest text that reads back as the same number
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
-    }
+/// `settings` of a state file: everything that shapes the run (compared on resume).
+#[derive(Serialize)]
+struct Settings<'a> {
+    params: Vec<&'static str>,
+    iterations: u64,
+    pairs: usize,
+    tc: String,
+    engine: String,
+    proto: String,
+    dir: Option<String>,
+    /// [name, value] of each `option.<Name>=` the engine is given.
+    options: &'a [(String, String)],
+    margin_ms: u64,
+    openings: &'a str,
+    seed: u64,
+    rules: String,
+    r_end: Num,
+    alpha: Num,
+    gamma: Num,
+    a_ratio: Num,
+    /// Where θ started; left out when from the defaults, as runs made before `--start`
+    /// existed were written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start: Option<Ordered<Num>>,
+}
+
+/// The state file: its settings written as [`Settings`], read back as an object whose
+/// members are compared one by one with this run's.
+#[derive(Serialize, Deserialize)]
+struct StateJson<S> {
+    format: String,
+    version: u64,
+    settings: S,
+    /// Iterations done.
+    iteration: u64,
+    /// θ after them, by parameter name.
+    theta: Ordered<Num>,
+    /// θ+'s results over every iteration.
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    /// The latest iterations, oldest first.
+    history: Vec<HistoryJson>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct HistoryJson {
+    k: u64,
+    /// wins − losses: for readers, not read back.
+    #[serde(default)]
+    r: i64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    theta: Ordered<Num>,
 }
 
 impl Config {
-    /// Everything that shapes the run, as a JSON object (compared on resume).
-    fn settings_json(&self) -> String {
-        let names: Vec<String> = self.params.iter().map(|t| json_str(t.name)).collect();
-        let options: Vec<String> = self
-            .spec
-            .options
-            .iter()
-            .map(|(k, v)| format!("[{}, {}]", json_str(k), json_str(v)))
-            .collect();
+    /// Everything that shapes the run.
+    fn settings(&self) -> Settings<'_> {
         let g = &self.gains;
-        // a run from the defaults keeps the settings of runs made before --start existed
-        let start = if self.start_given {
-            format!(", \"start\": {}", self.theta_json(&self.start))
-        } else {
-            String::new()
-        };
-        format!(
-            "{{\"params\": [{}], \"iterations\": {}, \"pairs\": {}, \"tc\": {}, \"engine\": {}, \
-             \"proto\": {}, \"dir\": {}, \"options\": [{}], \"margin_ms\": {}, \"openings\": {}, \
-             \"seed\": {}, \"rules\": {}, \"r_end\": {}, \"alpha\": {}, \"gamma\": {}, \"a_ratio\": {}{}}}",
-            names.join(", "),
-            g.iterations,
-            self.pairs,
-            json_str(&self.spec.tc.to_string()),
-            json_str(&self.spec.command_line()),
-            json_str(&format!("{:?}", self.spec.proto).to_ascii_lowercase()),
-            self.spec
-                .dir
-                .as_ref()
-                .map_or("null".into(), |d| json_str(&d.display().to_string())),
-            options.join(", "),
-            self.spec.margin.as_millis(),
-            json_str(&self.openings_text),
-            self.seed,
-            json_str(&self.rules.to_string()),
-            f64_json(g.r_end),
-            f64_json(g.alpha),
-            f64_json(g.gamma),
-            f64_json(g.a_ratio),
-            start,
-        )
+        Settings {
+            params: self.params.iter().map(|t| t.name).collect(),
+            iterations: g.iterations,
+            pairs: self.pairs,
+            tc: self.spec.tc.to_string(),
+            engine: self.spec.command_line(),
+            proto: format!("{:?}", self.spec.proto).to_ascii_lowercase(),
+            dir: self.spec.dir.as_ref().map(|d| d.display().to_string()),
+            options: &self.spec.options,
+            margin_ms: self.spec.margin.as_millis() as u64,
+            openings: &self.openings_text,
+            seed: self.seed,
+            rules: self.rules.to_string(),
+            r_end: Num(g.r_end),
+            alpha: Num(g.alpha),
+            gamma: Num(g.gamma),
+            a_ratio: Num(g.a_ratio),
+            start: self.start_given.then(|| self.theta_json(&self.start)),
+        }
     }
 
-    fn theta_json(&self, theta: &[f64]) -> String {
-        let items: Vec<String> = self
-            .params
-            .iter()
-            .zip(theta)
-            .map(|(t, v)| format!("{}: {}", json_str(t.name), f64_json(*v)))
-            .collect();
-        format!("{{{}}}", items.join(", "))
+    fn theta_json(&self, theta: &[f64]) -> Ordered<Num> {
+        Ordered(
+            self.params
+                .iter()
+                .zip(theta)
+                .map(|(t, v)| (t.name.to_string(), Num(*v)))
+                .collect(),
+        )
     }
 
     /// The state file's text.
     pub fn state_json(&self, st: &State) -> String {
-        let mut s = String::from("{\n");
-        s.push_str(&format!("  \"format\": {},\n", json_str(STATE_FORMAT)));
-        s.push_str(&format!("  \"version\": {STATE_VERSION},\n"));
-        s.push_str(&format!("  \"settings\": {},\n", self.settings_json()));
-        s.push_str(&format!("  \"iteration\": {},\n", st.done));
-        s.push_str(&format!("  \"theta\": {},\n", self.theta_json(&st.theta)));
-        s.push_str(&format!(
-            "  \"wins\": {}, \"draws\": {}, \"losses\": {},\n",
-            st.wdl[0], st.wdl[1], st.wdl[2]
-        ));
-        s.push_str("  \"history\": [");
-        for (i, h) in st.history.iter().enumerate() {
-            s.push_str(if i == 0 { "\n" } else { ",\n" });
-            s.push_str(&format!(
-                "    {{\"k\": {}, \"r\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"theta\": {}}}",
-                h.k,
-                h.wins as i64 - h.losses as i64,
-                h.wins,
-                h.draws,
-                h.losses,
-                self.theta_json(&h.theta)
-            ));
-        }
-        s.push_str(if st.history.is_empty() {
-            "]\n}\n"
-        } else {
-            "\n  ]\n}\n"
-        });
-        s
+        json::to_text(&StateJson {
+            format: STATE_FORMAT.into(),
+            version: STATE_VERSION,
+            settings: self.settings(),
+            iteration: st.done,
+            theta: self.theta_json(&st.theta),
+            wins: st.wdl[0],
+            draws: st.wdl[1],
+            losses: st.wdl[2],
+            history: st
+                .history
+                .iter()
+                .map(|h| HistoryJson {
+                    k: h.k,
+                    r: h.wins as i64 - h.losses as i64,
+                    wins: h.wins,
+                    draws: h.draws,
+                    losses: h.losses,
+                    theta: self.theta_json(&h.theta),
+                })
+                .collect(),
+        })
     }
 
-    fn theta_from(&self, v: Option<&Value>, what: &str) -> Result<Vec<f64>, String> {
-        let bad = || format!("{what} is not an object of every tuned parameter's value");
-        let v = v.ok_or_else(bad)?;
+    fn theta_from(&self, v: &Ordered<Num>, what: &str) -> Result<Vec<f64>, String> {
         let mut out = Vec::new();
         for t in &self.params {
-            let x = v.get(t.name).and_then(Value::as_f64).ok_or_else(bad)?;
+            let x = v
+                .get(t.name)
+                .map(|n| n.0)
+                .ok_or_else(|| format!("{what} has no value of {}, a tuned parameter", t.name))?;
             if !(f64::from(t.min)..=f64::from(t.max)).contains(&x) {
                 return Err(format!(
                     "{what}: {} {x} is outside {}..={}",
@@ -362,74 +385,56 @@ impl Config {
 
     /// Reads a state file written with these settings.
     pub fn read_state(&self, text: &str) -> Result<State, String> {
-        let doc = json::parse(text)?;
-        if doc.get("format").and_then(Value::as_str) != Some(STATE_FORMAT) {
+        let head: Header = json::read(text)?;
+        if head.format() != Some(STATE_FORMAT) {
             return Err(
                 "not a chariot tune spsa state file (no \"format\": \"chariot-spsa\")".into(),
             );
         }
-        let version = doc.get("version").and_then(Value::as_u64);
+        let version = head.version();
         if version != Some(STATE_VERSION) {
             return Err(format!(
                 "state file version {} is not {STATE_VERSION}",
                 version.map_or("?".into(), |v| v.to_string())
             ));
         }
-        let mine = json::parse(&self.settings_json())?;
-        let theirs = doc
-            .get("settings")
-            .ok_or_else(|| "no \"settings\" in the state file".to_string())?;
-        if let Value::Object(m) = &mine {
-            for (k, v) in m {
-                let t = theirs.get(k);
-                if t != Some(v) {
-                    return Err(format!(
-                        "written with other settings ({k} {} there, {} here): give the same settings or another --state file",
-                        t.map_or("missing".into(), value_text),
-                        value_text(v)
-                    ));
-                }
+        let doc: StateJson<serde_json::Map<String, serde_json::Value>> = json::read(text)?;
+        let mine = match serde_json::to_value(self.settings()) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => return Err("this run's settings are not a JSON object".into()),
+        };
+        let theirs = &doc.settings;
+        for (k, v) in &mine {
+            let t = theirs.get(k);
+            if t != Some(v) {
+                return Err(format!(
+                    "written with other settings ({k} {} there, {v} here): give the same settings or another --state file",
+                    t.map_or("missing".into(), |t| t.to_string()),
+                ));
             }
         }
-        if let Value::Object(m) = theirs
-            && let Some((k, _)) = m.iter().find(|(k, _)| mine.get(k).is_none())
-        {
+        if let Some(k) = theirs.keys().find(|k| !mine.contains_key(*k)) {
             return Err(format!(
                 "written with other settings ({k} there, not here): give the same settings or another --state file"
             ));
         }
-        let num = |key: &str| {
-            doc.get(key)
-                .and_then(Value::as_u64)
-                .ok_or_else(|| format!("no count \"{key}\" in the state file"))
-        };
-        let done = num("iteration")?;
+        let done = doc.iteration;
         if done > self.gains.iterations {
             return Err(format!(
                 "the state file has iteration {done} of {}",
                 self.gains.iterations
             ));
         }
-        let theta = self.theta_from(doc.get("theta"), "\"theta\"")?;
-        let wdl = [num("wins")?, num("draws")?, num("losses")?];
+        let theta = self.theta_from(&doc.theta, "\"theta\"")?;
+        let wdl = [doc.wins, doc.draws, doc.losses];
         let mut history = Vec::new();
-        let hist = doc
-            .get("history")
-            .and_then(Value::as_array)
-            .ok_or_else(|| "no \"history\" list in the state file".to_string())?;
-        for (i, h) in hist.iter().enumerate() {
-            let what = format!("history entry {}", i + 1);
-            let n = |key: &str| {
-                h.get(key)
-                    .and_then(Value::as_u64)
-                    .ok_or_else(|| format!("{what} has no count \"{key}\""))
-            };
+        for (i, h) in doc.history.iter().enumerate() {
             history.push(HistoryEntry {
-                k: n("k")?,
-                wins: n("wins")?,
-                draws: n("draws")?,
-                losses: n("losses")?,
-                theta: self.theta_from(h.get("theta"), &what)?,
+                k: h.k,
+                wins: h.wins,
+                draws: h.draws,
+                losses: h.losses,
+                theta: self.theta_from(&h.theta, &format!("history entry {}", i + 1))?,
             });
         }
         if wdl.iter().sum::<u64>() != done * 2 * self.pairs as u64 {
@@ -445,20 +450,6 @@ impl Config {
             wdl,
             history,
         })
-    }
-}
-
-fn value_text(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.clone(),
-        Value::String(s) => json_str(s),
-        Value::Array(a) => format!(
-            "[{}]",
-            a.iter().map(value_text).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Object(_) => "{…}".into(),
     }
 }
 

@@ -5,8 +5,8 @@
 
 use super::args::MergeArgs;
 use super::game::Termination;
-use super::json::{self, Value};
-use super::report::{self, GameLine, ReportInfo, ShardSet, Tally};
+use super::report::{self, GameLine, MatchJson, ReportInfo, ShardSet, Tally};
+use crate::tools::json::{self, Header};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -26,83 +26,33 @@ struct ShardFile {
     overhead: BTreeMap<u64, u64>,
 }
 
-fn member<'a>(v: &'a Value, key: &str, path: &str) -> Result<&'a Value, String> {
-    v.get(key)
-        .ok_or_else(|| format!("{path}: no \"{key}\" (not a `chariot match --json` result?)"))
-}
-
-fn text_of(v: &Value, key: &str, path: &str) -> Result<String, String> {
-    member(v, key, path)?
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| format!("{path}: \"{key}\" is not a string"))
-}
-
-fn count_of(v: &Value, key: &str, path: &str) -> Result<u64, String> {
-    member(v, key, path)?
-        .as_u64()
-        .ok_or_else(|| format!("{path}: \"{key}\" is not a whole number"))
-}
-
-fn array_of<'a>(v: &'a Value, key: &str, path: &str) -> Result<&'a [Value], String> {
-    member(v, key, path)?
-        .as_array()
-        .ok_or_else(|| format!("{path}: \"{key}\" is not a list"))
-}
-
-fn usize_of(v: &Value, key: &str, path: &str) -> Result<usize, String> {
-    usize::try_from(count_of(v, key, path)?).map_err(|_| format!("{path}: \"{key}\" is too large"))
-}
-
 fn read_shard(file: &Path) -> Result<ShardFile, String> {
     let path = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let doc = json::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-    let format = doc.get("format").and_then(Value::as_str);
-    let version = doc.get("version").and_then(Value::as_u64);
-    if format != Some(report::JSON_FORMAT) || version != Some(u64::from(report::JSON_VERSION)) {
+    let head: Header = json::read(&text).map_err(|e| format!("{path}: {e}"))?;
+    if head.format() != Some(report::JSON_FORMAT)
+        || head.version() != Some(u64::from(report::JSON_VERSION))
+    {
         return Err(format!(
             "{path}: not a `chariot match --json` result of format version {} (play it again with this build)",
             report::JSON_VERSION
         ));
     }
-    if let Some(why) = member(&doc, "stopped", &path)?.as_str() {
+    let doc: MatchJson = json::read(&text).map_err(|e| format!("{path}: {e}"))?;
+    if let Some(why) = &doc.stopped {
         return Err(format!(
             "{path}: that run was stopped early ({why}); only runs played to the end can be merged"
         ));
     }
-    let mut engines = Vec::new();
-    for e in array_of(&doc, "engines", &path)? {
-        engines.push((
-            text_of(e, "name", &path)?,
-            text_of(e, "command", &path)?,
-            text_of(e, "tc", &path)?,
-        ));
-    }
+    let engines: Vec<(String, String, String)> = doc
+        .engines
+        .iter()
+        .map(|e| (e.name.clone(), e.command.clone(), e.tc.clone()))
+        .collect();
     if engines.len() < 2 {
         return Err(format!("{path}: fewer than two engines"));
     }
-    let seed = match member(&doc, "seed", &path)? {
-        Value::Null => None,
-        v => Some(
-            v.as_u64()
-                .ok_or_else(|| format!("{path}: \"seed\" is not a whole number"))?,
-        ),
-    };
-    let sh = member(&doc, "shards", &path)?;
-    let mut indices = Vec::new();
-    for i in array_of(sh, "indices", &path)? {
-        indices.push(
-            i.as_u64()
-                .and_then(|i| usize::try_from(i).ok())
-                .ok_or_else(|| format!("{path}: a shard index is not a whole number"))?,
-        );
-    }
-    let shards = ShardSet {
-        count: usize_of(sh, "count", &path)?,
-        indices,
-        run_games: usize_of(sh, "run_games", &path)?,
-    };
+    let shards = doc.shards.clone();
     let mut sorted = shards.indices.clone();
     sorted.sort_unstable();
     sorted.dedup();
@@ -121,75 +71,58 @@ fn read_shard(file: &Path) -> Result<ShardFile, String> {
             .ok_or_else(|| format!("{path}: a game names engine '{name}', which is not listed"))
     };
     let mut games = Vec::new();
-    for g in array_of(&doc, "games", &path)? {
-        let id = usize_of(g, "id", &path)?;
-        let pair = usize_of(g, "pair", &path)?;
-        let result = match text_of(g, "result", &path)?.as_str() {
+    for g in &doc.games {
+        let id = g.id;
+        let result = match g.result.as_str() {
             "1-0" => "1-0",
             "0-1" => "0-1",
             "1/2-1/2" => "1/2-1/2",
             r => return Err(format!("{path}: game {id} has result '{r}'")),
         };
-        let term = text_of(g, "termination", &path)?;
-        let termination = Termination::from_key(&term)
-            .ok_or_else(|| format!("{path}: game {id} has an unknown termination '{term}'"))?;
-        let fault = match member(g, "fault", &path)? {
-            Value::Null => None,
-            v => Some(name_index(v.as_str().ok_or_else(|| {
-                format!("{path}: game {id}: \"fault\" is not a name")
-            })?)?),
-        };
-        let (red, black) = (
-            name_index(&text_of(g, "red", &path)?)?,
-            name_index(&text_of(g, "black", &path)?)?,
-        );
-        if id == 0 || id > shards.run_games || pair == 0 || red == black {
+        let termination = Termination::from_key(&g.termination).ok_or_else(|| {
+            format!(
+                "{path}: game {id} has an unknown termination '{}'",
+                g.termination
+            )
+        })?;
+        let fault = g.fault.as_deref().map(name_index).transpose()?;
+        let (red, black) = (name_index(&g.red)?, name_index(&g.black)?);
+        if id == 0 || id > shards.run_games || g.pair == 0 || red == black {
             return Err(format!("{path}: game {id} does not fit the run's schedule"));
         }
-        if !shards.indices.contains(&((pair - 1) % shards.count)) {
+        if !shards.indices.contains(&((g.pair - 1) % shards.count)) {
             return Err(format!(
-                "{path}: game {id} (pair {pair}) does not belong to its shards"
+                "{path}: game {id} (pair {}) does not belong to its shards",
+                g.pair
             ));
         }
         games.push(GameLine {
             id,
-            round: usize_of(g, "round", &path)?,
-            pair,
+            round: g.round,
+            pair: g.pair,
             red,
             black,
             result,
             termination,
             fault,
-            reason: text_of(g, "reason", &path)?,
-            plies: usize_of(g, "plies", &path)?,
-            opening: text_of(g, "opening", &path)?,
+            reason: g.reason.clone(),
+            plies: g.plies,
+            opening: g.opening.clone(),
         });
     }
     let mut overhead = BTreeMap::new();
-    for item in array_of(&doc, "overhead_hist_us", &path)? {
-        match item
-            .as_array()
-            .map(|a| a.iter().map(Value::as_u64).collect::<Vec<_>>())
-        {
-            Some(v) if v.len() == 2 && v.iter().all(Option::is_some) => {
-                *overhead.entry(v[0].unwrap_or(0)).or_insert(0) += v[1].unwrap_or(0);
-            }
-            _ => {
-                return Err(format!(
-                    "{path}: \"overhead_hist_us\" is not [[us, moves], ...]"
-                ));
-            }
-        }
+    for &(us, n) in &doc.overhead_hist_us {
+        *overhead.entry(us).or_insert(0) += n;
     }
     let file = ShardFile {
         engines,
-        rules: text_of(&doc, "rules", &path)?,
-        openings: text_of(&doc, "openings", &path)?,
-        openings_hash: text_of(&doc, "openings_hash", &path)?,
-        settings: text_of(&doc, "settings", &path)?,
-        seed,
+        rules: doc.rules.clone(),
+        openings: doc.openings.clone(),
+        openings_hash: doc.openings_hash.clone(),
+        settings: doc.settings.clone(),
+        seed: doc.seed,
         shards,
-        scheduled: usize_of(&doc, "games_scheduled", &path)?,
+        scheduled: doc.games_scheduled,
         games,
         overhead,
         path,
@@ -200,7 +133,7 @@ fn read_shard(file: &Path) -> Result<ShardFile, String> {
 
 /// The file's games counted again must give the totals it states (a cut or edited file
 /// would not).
-fn check_totals(f: &ShardFile, doc: &Value) -> Result<(), String> {
+fn check_totals(f: &ShardFile, doc: &MatchJson) -> Result<(), String> {
     let path = &f.path;
     let names: Vec<String> = f.engines.iter().map(|e| e.0.clone()).collect();
     let mut t = Tally::new(names);
@@ -211,21 +144,14 @@ fn check_totals(f: &ShardFile, doc: &Value) -> Result<(), String> {
         }
         t.add_line(g.clone());
     }
-    let played = usize_of(doc, "games_played", path)?;
-    let stated = array_of(doc, "pairs", path)?;
-    let mut ok = played == f.games.len() && played <= f.scheduled && stated.len() == t.pairs.len();
-    for (p, s) in t.pairs.iter().zip(stated) {
-        let penta: Vec<u64> = s
-            .get("pentanomial")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_u64).collect())
-            .unwrap_or_default();
-        ok &= s.get("first").and_then(Value::as_str) == Some(t.names[p.first].as_str())
-            && s.get("second").and_then(Value::as_str) == Some(t.names[p.second].as_str())
-            && s.get("wins").and_then(Value::as_u64) == Some(p.wdl.wins)
-            && s.get("draws").and_then(Value::as_u64) == Some(p.wdl.draws)
-            && s.get("losses").and_then(Value::as_u64) == Some(p.wdl.losses)
-            && penta == p.penta.0;
+    let played = doc.games_played;
+    let mut ok =
+        played == f.games.len() && played <= f.scheduled && doc.pairs.len() == t.pairs.len();
+    for (p, s) in t.pairs.iter().zip(&doc.pairs) {
+        ok &= s.first == t.names[p.first]
+            && s.second == t.names[p.second]
+            && (s.wins, s.draws, s.losses) == (p.wdl.wins, p.wdl.draws, p.wdl.losses)
+            && s.pentanomial == p.penta.0;
     }
     if ok {
         Ok(())

@@ -10,13 +10,11 @@
 //!
 //! Files: `args` (command line), `engine` (process and protocol), `tc` (time controls and
 //! clocks), `openings`, `game` (the game loop and adjudication), `pgn`, `stats` (Elo, LOS,
-//! SPRT), `report` (progress line, text report, JSON), `json` (reading results back),
-//! `merge` (shards into one result).
+//! SPRT), `report` (progress line, text report, JSON), `merge` (shards into one result).
 
 pub mod args;
 pub mod engine;
 pub mod game;
-pub mod json;
 pub mod merge;
 pub mod openings;
 pub mod pgn;

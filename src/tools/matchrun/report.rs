@@ -7,6 +7,8 @@ use super::pgn::result_text;
 use super::stats::{
     EloEstimate, Penta, Sprt, SprtModel, SprtState, Wdl, elo_pentanomial, elo_trinomial, los,
 };
+use crate::tools::json::{self, Num, Ordered};
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::time::Duration;
@@ -288,7 +290,7 @@ pub struct ReportInfo<'a> {
 }
 
 /// Which shards of a run a result holds: `count` 1 and `indices` [0] for a whole run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardSet {
     pub count: usize,
     pub indices: Vec<usize>,
@@ -519,211 +521,252 @@ fn model_name(m: SprtModel) -> &'static str {
 pub const JSON_FORMAT: &str = "chariot-match";
 pub const JSON_VERSION: u32 = 2;
 
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// The JSON report (`--json`): the whole match, written from the tally and read back by
+/// `chariot match merge`. What merge counts again from the games (the totals, Elo, SPRT,
+/// terminations, faults) is only written: reading passes it over.
+#[derive(Serialize, Deserialize)]
+pub struct MatchJson {
+    pub format: String,
+    pub version: u32,
+    pub engines: Vec<EngineJson>,
+    pub rules: String,
+    pub openings: String,
+    pub seed: Option<u64>,
+    pub openings_hash: String,
+    pub settings: String,
+    pub shards: ShardSet,
+    pub games_scheduled: usize,
+    pub games_played: usize,
+    /// Why the match stopped before its end, if it did.
+    pub stopped: Option<String>,
+    #[serde(skip_deserializing)]
+    pub red_wins: u64,
+    #[serde(skip_deserializing)]
+    pub black_wins: u64,
+    #[serde(skip_deserializing)]
+    pub draws: u64,
+    pub pairs: Vec<PairJson>,
+    /// Games by how they ended.
+    #[serde(skip_deserializing)]
+    pub terminations: Ordered<u64>,
+    /// Per engine: losses by fault, by kind.
+    #[serde(skip_deserializing)]
+    pub faults: Ordered<Ordered<u64>>,
+    #[serde(skip_deserializing)]
+    pub overhead_us: Option<OverheadJson>,
+    /// Runner overhead per move: [whole microseconds, moves], by microseconds.
+    pub overhead_hist_us: Vec<(u64, u64)>,
+    #[serde(skip_deserializing)]
+    pub sprt: Option<SprtJson>,
+    /// Every game, by number.
+    pub games: Vec<GameJson>,
 }
 
-/// A JSON number (null when not finite).
-fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        let v = (x * 10_000.0).round() / 10_000.0 + 0.0;
-        format!("{v}")
-    } else {
-        "null".into()
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineJson {
+    pub name: String,
+    pub command: String,
+    pub tc: String,
+}
+
+/// Two engines' results against each other, from the first one's point of view.
+#[derive(Serialize, Deserialize)]
+pub struct PairJson {
+    pub first: String,
+    pub second: String,
+    #[serde(skip_deserializing)]
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    #[serde(skip_deserializing)]
+    pub score: Num,
+    #[serde(skip_deserializing)]
+    pub elo: Option<EloJson>,
+    #[serde(skip_deserializing)]
+    pub elo_pentanomial: Option<EloJson>,
+    #[serde(skip_deserializing)]
+    pub los: Num,
+    #[serde(skip_deserializing)]
+    pub draw_ratio: Num,
+    /// Game pairs by the first engine's points 0, 0.5, 1, 1.5, 2.
+    pub pentanomial: [u64; 5],
+}
+
+/// An Elo estimate with its 95% error bar and interval (null where infinite).
+#[derive(Serialize)]
+pub struct EloJson {
+    pub elo: Num,
+    pub error: Num,
+    pub low: Num,
+    pub high: Num,
+}
+
+impl EloJson {
+    fn of(e: Option<EloEstimate>) -> Option<EloJson> {
+        e.map(|e| EloJson {
+            elo: Num::round4(e.elo),
+            error: Num::round4(e.error),
+            low: Num::round4(e.low),
+            high: Num::round4(e.high),
+        })
     }
 }
 
-fn json_elo(e: Option<EloEstimate>) -> String {
-    match e {
-        Some(e) => format!(
-            "{{\"elo\": {}, \"error\": {}, \"low\": {}, \"high\": {}}}",
-            json_num(e.elo),
-            json_num(e.error),
-            json_num(e.low),
-            json_num(e.high)
-        ),
-        None => "null".into(),
-    }
+/// The runner's overhead per move in whole microseconds.
+#[derive(Serialize)]
+pub struct OverheadJson {
+    pub median: u128,
+    pub p99: u128,
+    pub max: u128,
+    pub moves: u64,
 }
 
-fn json_counts(m: &HashMap<Termination, u64>) -> String {
+/// The SPRT's test and where it stands (`state`: continue, H0 or H1).
+#[derive(Serialize)]
+pub struct SprtJson {
+    pub elo0: Num,
+    pub elo1: Num,
+    pub alpha: Num,
+    pub beta: Num,
+    pub model: &'static str,
+    pub llr: Num,
+    pub lower: Num,
+    pub upper: Num,
+    pub state: &'static str,
+}
+
+/// One finished game; engines by name.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct GameJson {
+    pub id: usize,
+    pub round: usize,
+    pub pair: usize,
+    pub red: String,
+    pub black: String,
+    pub result: String,
+    pub termination: String,
+    /// The engine that lost by a fault, if the game ended that way.
+    pub fault: Option<String>,
+    pub reason: String,
+    pub plies: usize,
+    pub opening: String,
+}
+
+fn counts(m: &HashMap<Termination, u64>) -> Ordered<u64> {
     let mut v: Vec<(&Termination, &u64)> = m.iter().collect();
     v.sort();
-    let items: Vec<String> = v
-        .iter()
-        .map(|(k, n)| format!("{}: {n}", json_str(k.key())))
-        .collect();
-    format!("{{{}}}", items.join(", "))
+    Ordered(v.iter().map(|(k, n)| (k.key().to_string(), **n)).collect())
 }
 
-/// The whole match as one JSON object.
-pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
-    let mut s = String::from("{\n");
-    let _ = writeln!(
-        s,
-        "  \"format\": {}, \"version\": {JSON_VERSION},",
-        json_str(JSON_FORMAT)
-    );
-    let engines: Vec<String> = info
-        .engines
-        .iter()
-        .map(|(n, c, tc)| {
-            format!(
-                "{{\"name\": {}, \"command\": {}, \"tc\": {}}}",
-                json_str(n),
-                json_str(c),
-                json_str(tc)
-            )
-        })
-        .collect();
-    let _ = writeln!(s, "  \"engines\": [{}],", engines.join(", "));
-    let _ = writeln!(s, "  \"rules\": {},", json_str(info.rules));
-    let _ = writeln!(s, "  \"openings\": {},", json_str(&info.openings));
-    let _ = writeln!(
-        s,
-        "  \"seed\": {},",
-        info.seed.map_or("null".into(), |x| x.to_string())
-    );
-    let _ = writeln!(s, "  \"openings_hash\": {},", json_str(&info.openings_hash));
-    let _ = writeln!(s, "  \"settings\": {},", json_str(&info.settings));
-    let _ = writeln!(
-        s,
-        "  \"shards\": {{\"count\": {}, \"indices\": [{}], \"run_games\": {}}},",
-        info.shards.count,
-        info.shards
-            .indices
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        info.shards.run_games
-    );
-    let _ = writeln!(s, "  \"games_scheduled\": {},", info.scheduled);
-    let _ = writeln!(s, "  \"games_played\": {},", t.games_played());
-    let _ = writeln!(
-        s,
-        "  \"stopped\": {},",
-        info.stopped.as_deref().map_or("null".into(), json_str)
-    );
-    let _ = writeln!(
-        s,
-        "  \"red_wins\": {}, \"black_wins\": {}, \"draws\": {},",
-        t.red_wins, t.black_wins, t.draws
-    );
-    let pairs: Vec<String> = t
+/// The whole match as the JSON report's document.
+pub fn match_json(t: &Tally, info: &ReportInfo) -> MatchJson {
+    let name = |e: usize| t.names[e].clone();
+    let pairs = t
         .pairs
         .iter()
-        .map(|p| {
-            format!(
-                "    {{\"first\": {}, \"second\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"score\": {}, \"elo\": {}, \"elo_pentanomial\": {}, \"los\": {}, \"draw_ratio\": {}, \"pentanomial\": [{}]}}",
-                json_str(&t.names[p.first]),
-                json_str(&t.names[p.second]),
-                p.wdl.games(),
-                p.wdl.wins,
-                p.wdl.draws,
-                p.wdl.losses,
-                json_num(p.wdl.score()),
-                json_elo(elo_trinomial(&p.wdl)),
-                json_elo(elo_pentanomial(&p.penta)),
-                json_num(los(&p.wdl)),
-                json_num(p.wdl.draw_ratio()),
-                p.penta.0.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
-            )
+        .map(|p| PairJson {
+            first: name(p.first),
+            second: name(p.second),
+            games: p.wdl.games(),
+            wins: p.wdl.wins,
+            draws: p.wdl.draws,
+            losses: p.wdl.losses,
+            score: Num::round4(p.wdl.score()),
+            elo: EloJson::of(elo_trinomial(&p.wdl)),
+            elo_pentanomial: EloJson::of(elo_pentanomial(&p.penta)),
+            los: Num::round4(los(&p.wdl)),
+            draw_ratio: Num::round4(p.wdl.draw_ratio()),
+            pentanomial: p.penta.0,
         })
         .collect();
-    let _ = writeln!(s, "  \"pairs\": [\n{}\n  ],", pairs.join(",\n"));
-    let _ = writeln!(s, "  \"terminations\": {},", json_counts(&t.terminations));
-    let faults: Vec<String> = t
-        .faults
-        .iter()
-        .enumerate()
-        .map(|(e, f)| format!("{}: {}", json_str(&t.names[e]), json_counts(f)))
-        .collect();
-    let _ = writeln!(s, "  \"faults\": {{{}}},", faults.join(", "));
-    match t.overhead_summary() {
-        Some((m, p, x)) => {
-            let _ = writeln!(
-                s,
-                "  \"overhead_us\": {{\"median\": {}, \"p99\": {}, \"max\": {}, \"moves\": {}}},",
-                m.as_micros(),
-                p.as_micros(),
-                x.as_micros(),
-                t.overhead_moves()
-            );
-        }
-        None => s.push_str("  \"overhead_us\": null,\n"),
-    }
-    let hist: Vec<String> = t
-        .overhead
-        .iter()
-        .map(|(us, n)| format!("[{us}, {n}]"))
-        .collect();
-    let _ = writeln!(s, "  \"overhead_hist_us\": [{}],", hist.join(", "));
-    match (&info.sprt, t.pairs.first()) {
+    let sprt = match (&info.sprt, t.pairs.first()) {
         (Some(sprt), Some(p)) => {
             let (llr, state) = sprt_status(sprt, p);
             let (lo, hi) = sprt.bounds();
-            let _ = writeln!(
-                s,
-                "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"model\": {}, \"llr\": {}, \"lower\": {}, \"upper\": {}, \"state\": {}}},",
-                json_num(sprt.elo0),
-                json_num(sprt.elo1),
-                json_num(sprt.alpha),
-                json_num(sprt.beta),
-                json_str(model_name(sprt.model)),
-                json_num(llr),
-                json_num(lo),
-                json_num(hi),
-                json_str(match state {
+            Some(SprtJson {
+                elo0: Num::round4(sprt.elo0),
+                elo1: Num::round4(sprt.elo1),
+                alpha: Num::round4(sprt.alpha),
+                beta: Num::round4(sprt.beta),
+                model: model_name(sprt.model),
+                llr: Num::round4(llr),
+                lower: Num::round4(lo),
+                upper: Num::round4(hi),
+                state: match state {
                     SprtState::Continue => "continue",
                     SprtState::AcceptH0 => "H0",
                     SprtState::AcceptH1 => "H1",
-                })
-            );
+                },
+            })
         }
-        _ => s.push_str("  \"sprt\": null,\n"),
-    }
+        _ => None,
+    };
     let mut games = t.games.clone();
     games.sort_by_key(|g| g.id);
-    let lines: Vec<String> = games
-        .iter()
-        .map(|g| {
-            format!(
-                "    {{\"id\": {}, \"round\": {}, \"pair\": {}, \"red\": {}, \"black\": {}, \"result\": {}, \"termination\": {}, \"fault\": {}, \"reason\": {}, \"plies\": {}, \"opening\": {}}}",
-                g.id,
-                g.round,
-                g.pair,
-                json_str(&t.names[g.red]),
-                json_str(&t.names[g.black]),
-                json_str(g.result),
-                json_str(g.termination.key()),
-                g.fault.map_or("null".into(), |e| json_str(&t.names[e])),
-                json_str(&g.reason),
-                g.plies,
-                json_str(&g.opening)
-            )
-        })
-        .collect();
-    let _ = writeln!(s, "  \"games\": [\n{}\n  ]", lines.join(",\n"));
-    s.push_str("}\n");
-    s
+    MatchJson {
+        format: JSON_FORMAT.into(),
+        version: JSON_VERSION,
+        engines: info
+            .engines
+            .iter()
+            .map(|(n, c, tc)| EngineJson {
+                name: n.clone(),
+                command: c.clone(),
+                tc: tc.clone(),
+            })
+            .collect(),
+        rules: info.rules.to_string(),
+        openings: info.openings.clone(),
+        seed: info.seed,
+        openings_hash: info.openings_hash.clone(),
+        settings: info.settings.clone(),
+        shards: info.shards.clone(),
+        games_scheduled: info.scheduled,
+        games_played: t.games_played(),
+        stopped: info.stopped.clone(),
+        red_wins: t.red_wins,
+        black_wins: t.black_wins,
+        draws: t.draws,
+        pairs,
+        terminations: counts(&t.terminations),
+        faults: Ordered(
+            t.faults
+                .iter()
+                .enumerate()
+                .map(|(e, f)| (name(e), counts(f)))
+                .collect(),
+        ),
+        overhead_us: t.overhead_summary().map(|(m, p, x)| OverheadJson {
+            median: m.as_micros(),
+            p99: p.as_micros(),
+            max: x.as_micros(),
+            moves: t.overhead_moves(),
+        }),
+        overhead_hist_us: t.overhead.iter().map(|(&us, &n)| (us, n)).collect(),
+        sprt,
+        games: games
+            .iter()
+            .map(|g| GameJson {
+                id: g.id,
+                round: g.round,
+                pair: g.pair,
+                red: name(g.red),
+                black: name(g.black),
+                result: g.result.to_string(),
+                termination: g.termination.key().to_string(),
+                fault: g.fault.map(name),
+                reason: g.reason.clone(),
+                plies: g.plies,
+                opening: g.opening.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// The whole match as the text of a JSON file.
+pub fn json_report(t: &Tally, info: &ReportInfo) -> String {
+    json::to_text(&match_json(t, info))
 }
 
 #[cfg(test)]
@@ -753,10 +796,57 @@ mod tests {
     }
 
     #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
-        assert_eq!(json_str("炮二平五"), "\"炮二平五\"");
-        assert_eq!(json_num(f64::INFINITY), "null");
-        assert_eq!(json_num(0.12345678), "0.1235");
+    fn json_report_has_the_tally() {
+        let mut t = Tally::new(vec!["A \"x\"".into(), "B".into()]);
+        t.add_line(GameLine {
+            id: 2,
+            round: 1,
+            pair: 1,
+            red: 1,
+            black: 0,
+            result: "0-1",
+            termination: Termination::IllegalMove,
+            fault: Some(1),
+            reason: "why\n".into(),
+            plies: 3,
+            opening: "startpos".into(),
+        });
+        t.overhead.insert(12, 3);
+        let info = ReportInfo {
+            engines: vec![
+                ("A \"x\"".into(), "a".into(), "1+0".into()),
+                ("B".into(), "b".into(), "1+0".into()),
+            ],
+            rules: "cxa",
+            scheduled: 2,
+            stopped: Some("stop file".into()),
+            sprt: None,
+            seed: None,
+            openings: "startpos".into(),
+            openings_hash: "00".into(),
+            settings: "s".into(),
+            shards: ShardSet {
+                count: 1,
+                indices: vec![0],
+                run_games: 2,
+            },
+        };
+        let text = json_report(&t, &info);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["format"], JSON_FORMAT);
+        assert_eq!(v["pairs"][0]["wins"], 1);
+        assert_eq!(v["pairs"][0]["score"], 1);
+        assert_eq!(v["pairs"][0]["elo"]["error"], serde_json::Value::Null);
+        assert_eq!(v["faults"]["B"]["illegal-move"], 1);
+        assert_eq!(v["games"][0]["fault"], "B");
+        assert_eq!(v["games"][0]["black"], "A \"x\"");
+        assert_eq!(v["overhead_hist_us"][0], serde_json::json!([12, 3]));
+        assert_eq!(v["stopped"], "stop file");
+        assert!(v["sprt"].is_null() && v["seed"].is_null());
+        // a game a line
+        assert!(
+            text.contains("\n    {\"id\": 2, \"round\": 1, \"pair\": 1, \"red\": \"B\", "),
+            "{text}"
+        );
     }
 }
