@@ -7,7 +7,9 @@
 //! stderr together). In the expected output `[..]` stands for any text within a line (times,
 //! nodes per second), a line `...` for any number of lines, and a last line `[exit N]` for an
 //! exit status other than 0. Blocks marked otherwise (`text`, indented code) are not run:
-//! use them for commands that need another engine, a network or minutes.
+//! use them for commands that need another engine, a network or minutes. Examples that
+//! write files write them under `target/doc-examples/`, which the test empties and makes
+//! before the first example.
 //!
 //! `CHARIOT_DOC_EXAMPLES=word` runs only the examples whose command contains `word`.
 
@@ -198,6 +200,10 @@ fn run(command: &str, bin_dir: &Path) -> Result<(i32, String), String> {
 fn documented_examples_print_what_the_documents_say() {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_chariot"));
     let bin_dir = bin.parent().expect("binary has a folder").to_path_buf();
+    // the examples write their files under target/doc-examples: a fresh folder each run
+    let scratch = repo_root().join("target").join("doc-examples");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).expect("target/doc-examples can be made");
     let only = std::env::var("CHARIOT_DOC_EXAMPLES").ok();
     let mut all = Vec::new();
     for file in documents() {
