@@ -12,6 +12,14 @@ fn run(input: &str) -> Vec<String> {
 }
 
 fn run_args(args: &[&str], input: &str) -> Vec<String> {
+    String::from_utf8_lossy(&run_raw_args(args, input))
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The raw bytes the engine, started with `args`, writes for `input` on a piped stdin.
+fn run_raw_args(args: &[&str], input: &str) -> Vec<u8> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
         .args(args)
         .stdin(Stdio::piped())
@@ -27,10 +35,7 @@ fn run_args(args: &[&str], input: &str) -> Vec<String> {
         .expect("write");
     let out = child.wait_with_output().expect("the engine exits");
     assert!(out.status.success(), "exit status {:?}", out.status);
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
+    out.stdout
 }
 
 fn index_of(lines: &[String], pred: impl Fn(&str) -> bool) -> Option<usize> {
@@ -175,21 +180,7 @@ fn a_tunable_set_by_option_reaches_the_search() {
 
 /// The raw bytes the engine writes for `input` on a piped stdin.
 fn run_raw(input: &str) -> Vec<u8> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the engine starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("the engine exits");
-    assert!(out.status.success(), "exit status {:?}", out.status);
-    out.stdout
+    run_raw_args(&[], input)
 }
 
 #[test]
