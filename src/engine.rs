@@ -15,7 +15,7 @@ pub use crate::search::stats::{Iteration, SearchStats};
 pub use crate::search::time::Clock;
 pub use crate::search::{Info, Limits, SearchResult};
 pub use book::{BookChoice, BookMove};
-pub use score::Score;
+pub use score::{Score, wdl};
 
 use crate::core::{FenError, Move, Position};
 use crate::eval::nnue::{self, format::Network};

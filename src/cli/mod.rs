@@ -24,6 +24,7 @@ macro_rules! out {
     };
 }
 
+mod analyze;
 mod bench;
 mod book;
 mod go;
@@ -60,6 +61,9 @@ pub enum Command {
     Go(go::GoArgs),
     /// Judge a game by the rules: who wins and why, clause by clause.
     Judge(judge::JudgeArgs),
+    /// Review games move by move: evaluations, mistakes and blunders, accuracy, rules
+    /// events; a table, and JSON, annotated PGN and SVG graphs on request.
+    Analyze(analyze::AnalyzeArgs),
     /// Engine-vs-engine matches (UCCI/UCI) judged by the rules: Elo, LOS, SPRT, PGN;
     /// `--shard K/N` plays one shard of a run, `match merge` joins the shards.
     Match(Box<matches::MatchCommand>),
@@ -102,6 +106,7 @@ pub fn run(command: Command) -> Result<(), String> {
         Command::Bench(args) => bench::run(args),
         Command::Go(args) => go::run(args),
         Command::Judge(args) => judge::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Match(args) => matches::run(*args),
         Command::Book { action } => book::run(action),
         Command::Tune { action } => tune::run(action),

@@ -44,6 +44,21 @@ impl Score {
     }
 }
 
+/// Win/draw/loss permille from a score: a logistic model whose two parameters were fitted
+/// by `scripts/wdl-calibrate.py` on Chariot self-play at depth 5 (two runs of 40 games,
+/// about 6,500 positions each, gave centre 220 / scale 180 and 320 / 250; the values below
+/// lie between them). Refit when the evaluation changes. Shared by the protocols' `UCI_ShowWDL` and
+/// `chariot analyze`.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    const CENTRE: f64 = 270.0;
+    const SCALE: f64 = 215.0;
+    let s = score.clamp(-4000, 4000) as f64;
+    let win = 1000.0 / (1.0 + ((CENTRE - s) / SCALE).exp());
+    let loss = 1000.0 / (1.0 + ((CENTRE + s) / SCALE).exp());
+    let (w, l) = (win.round() as u32, loss.round() as u32);
+    (w, 1000u32.saturating_sub(w + l), l)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

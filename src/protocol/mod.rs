@@ -17,6 +17,7 @@ pub mod options;
 mod ucci;
 
 use crate::core::{Move, Position};
+pub use crate::engine::wdl;
 use crate::engine::{Clock, Engine, Limits, Options, Score, TableReader, allocate_time};
 use command::{Command, GoParams, parse};
 use std::io::{BufRead, Write};
@@ -25,7 +26,6 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
-pub use ucci::wdl;
 use ucci::{info_line, ucci_score};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

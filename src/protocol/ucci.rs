@@ -4,7 +4,7 @@
 //! `cecp.rs`.
 
 use super::{Dialect, Settings};
-use crate::engine::{Info, Score};
+use crate::engine::{Info, Score, wdl};
 
 /// A UCCI score: centipawns without `cp`; mates as ±(10000 − plies); rules wins
 /// (长将, 长捉) as large non-mate scores.
@@ -21,20 +21,6 @@ pub(super) fn ucci_score(score: i32) -> i32 {
         }
         Score::Centipawns(cp) => cp.clamp(-9800, 9800),
     }
-}
-
-/// Win/draw/loss permille from a score: a logistic model whose two parameters were fitted
-/// by `scripts/wdl-calibrate.py` on Chariot self-play at depth 5 (two runs of 40 games,
-/// about 6,500 positions each, gave centre 220 / scale 180 and 320 / 250; the values below
-/// lie between them). Refit when the evaluation changes.
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    const CENTRE: f64 = 270.0;
-    const SCALE: f64 = 215.0;
-    let s = score.clamp(-4000, 4000) as f64;
-    let win = 1000.0 / (1.0 + ((CENTRE - s) / SCALE).exp());
-    let loss = 1000.0 / (1.0 + ((CENTRE + s) / SCALE).exp());
-    let (w, l) = (win.round() as u32, loss.round() as u32);
-    (w, 1000u32.saturating_sub(w + l), l)
 }
 
 pub(super) fn info_line(info: &Info, st: &Settings) -> String {

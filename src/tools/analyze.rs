@@ -1,0 +1,930 @@
+//! `chariot analyze`: a coach's review of recorded games. Every position of a game is
+//! searched by the engine (fixed nodes, or a time per move); each move gets the evaluation
+//! before and after it, the engine's best move and line, a class by the drop in expected
+//! points, and the rules events at it (checks, mate threats, chases, and the game's end
+//! verdict with its clauses, as `chariot judge` gives it). Each side gets an accuracy figure.
+//!
+//! **Expected points.** A score becomes win/draw/loss permille by the engine's WDL model
+//! ([`crate::engine::wdl`], the one behind `UCI_ShowWDL`); the expected points of the side to
+//! move are `E = (W + D/2) / 1000`, from 0 (lost) to 1 (won).
+//!
+//! **Classes.** The drop of a move is `E(before) − E(after)`, both from the mover's view:
+//! what the position was worth with the engine's best move, less what it is worth after the
+//! move played (the search of the next position). The thresholds are those of the
+//! expected-points model of the best-known chess review (chess.com's: 0.05, 0.10, 0.20):
+//!
+//! | class        | when                                                               |
+//! |--------------|--------------------------------------------------------------------|
+//! | `only move`  | the engine's best move, and every other move drops ≥ 0.20 (or it is the one legal move) |
+//! | `best`       | the engine's best move                                             |
+//! | `good`       | drop < 0.05                                                        |
+//! | `inaccuracy` | 0.05 ≤ drop < 0.10 (PGN NAG `$6`, `?!`)                             |
+//! | `mistake`    | 0.10 ≤ drop < 0.20 (NAG `$2`, `?`)                                  |
+//! | `blunder`    | drop ≥ 0.20 (NAG `$4`, `??`)                                        |
+//!
+//! Lichess counts in winning chances (−1 to 1, twice the scale) with 0.1 / 0.2 / 0.3, which is
+//! 0.05 / 0.10 / 0.15 in expected points; the larger blunder step used here keeps a move that
+//! only turns a good position into an unclear one a mistake. "Only move" needs the second-best
+//! line, so every position is searched with MultiPV 2.
+//!
+//! **Accuracy.** Per move, Lichess's fit `a = 103.1668 · exp(−0.04354 · d) − 3.1669`, `d`
+//! the drop in percent (0 to 100), clamped to 0..100; per side, the mean of the arithmetic
+//! mean and the harmonic mean of its moves' accuracies (each at least 1 in the harmonic mean,
+//! so one zero does not make the figure 0). Lichess also weights the arithmetic mean by the
+//! game's volatility; this leaves that out, so the figure is a little harsher on blunders.
+//!
+//! **Determinism.** With `nodes` set (and no time limit) each game is searched by its own
+//! one-thread engine from a new game, so the same input and nodes give the same output,
+//! whatever the number of games analysed in parallel.
+
+use crate::core::notation::{to_chinese, to_iccs, to_wxf};
+use crate::core::{Color, Move, Position};
+use crate::engine::{Engine, Limits, Options, Score, wdl};
+use crate::records::{Entry, Game};
+use crate::rules::classify::{MoveKind, classify};
+use crate::rules::{GameResult, RuleSet, adjudicate};
+use crate::tools::judge;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::Write;
+use std::time::Duration;
+
+/// Drop in expected points from which a move is an inaccuracy.
+pub const INACCURACY: f64 = 0.05;
+/// Drop from which a move is a mistake.
+pub const MISTAKE: f64 = 0.10;
+/// Drop from which a move is a blunder; also how far the best move must be ahead of the
+/// second for an "only move".
+pub const BLUNDER: f64 = 0.20;
+
+/// How long each position is searched.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    /// Nodes per position: deterministic.
+    Nodes(u64),
+    /// Milliseconds per position: depends on the machine and its load.
+    Movetime(u64),
+}
+
+/// Move notation of the outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    Chinese,
+    Wxf,
+    Iccs,
+}
+
+impl std::str::FromStr for Notation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Notation, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "chinese" | "cn" => Ok(Notation::Chinese),
+            "wxf" => Ok(Notation::Wxf),
+            "iccs" => Ok(Notation::Iccs),
+            _ => Err(format!(
+                "unknown notation '{s}' (chinese, wxf or iccs expected)"
+            )),
+        }
+    }
+}
+
+impl Notation {
+    fn write(self, pos: &Position, m: Move) -> String {
+        match self {
+            Notation::Chinese => to_chinese(pos, m),
+            Notation::Wxf => to_wxf(pos, m),
+            Notation::Iccs => to_iccs(m),
+        }
+    }
+}
+
+/// What the analysis is asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub budget: Budget,
+    pub rules: RuleSet,
+    pub hash_mib: usize,
+    pub notation: Notation,
+}
+
+/// A move's class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    OnlyMove,
+    Best,
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Class {
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::OnlyMove => "only move",
+            Class::Best => "best",
+            Class::Good => "good",
+            Class::Inaccuracy => "inaccuracy",
+            Class::Mistake => "mistake",
+            Class::Blunder => "blunder",
+        }
+    }
+
+    /// The PGN NAG: `$6` (?!), `$2` (?), `$4` (??); none for the others.
+    pub fn nag(self) -> Option<&'static str> {
+        match self {
+            Class::Inaccuracy => Some("$6"),
+            Class::Mistake => Some("$2"),
+            Class::Blunder => Some("$4"),
+            _ => None,
+        }
+    }
+
+    /// The class of a move from its drop in expected points.
+    pub fn of(played_is_best: bool, only: bool, drop: f64) -> Class {
+        match (played_is_best, only) {
+            (true, true) => Class::OnlyMove,
+            (true, false) => Class::Best,
+            _ if drop >= BLUNDER => Class::Blunder,
+            _ if drop >= MISTAKE => Class::Mistake,
+            _ if drop >= INACCURACY => Class::Inaccuracy,
+            _ => Class::Good,
+        }
+    }
+}
+
+/// An evaluation from one side's view.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Eval {
+    /// Centipawns (absent for a mate or a decided game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// Mate in moves (UCI's count): positive when this side mates; 0 when it is mated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// The game is decided by the rules (a repetition verdict or a finished game): true for
+    /// won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided: Option<bool>,
+    /// Win, draw, loss permille.
+    pub wdl: [u32; 3],
+    /// Expected points, `(W + D/2) / 1000`.
+    pub expected: f64,
+}
+
+impl Eval {
+    /// From a search score of the side whose view it is.
+    pub fn of_score(score: i32) -> Eval {
+        let (w, d, l) = wdl(score);
+        let (cp, mate, decided) = match Score::of(score) {
+            Score::Centipawns(cp) => (Some(cp), None, None),
+            Score::Mate(_) => (None, Score::of(score).mate_moves(), None),
+            Score::RulesDecided(won) => (None, None, Some(won)),
+        };
+        Eval {
+            cp,
+            mate,
+            decided,
+            wdl: [w, d, l],
+            expected: round4(f64::from(w + w + d) / 2000.0),
+        }
+    }
+
+    /// A finished game's result from the view of `side`.
+    fn of_result(result: GameResult, side: Color) -> Eval {
+        match result.winner() {
+            None => Eval {
+                cp: Some(0),
+                mate: None,
+                decided: None,
+                wdl: [0, 1000, 0],
+                expected: 0.5,
+            },
+            Some(w) => {
+                let won = w == side;
+                Eval {
+                    cp: None,
+                    mate: None,
+                    decided: Some(won),
+                    wdl: if won { [1000, 0, 0] } else { [0, 0, 1000] },
+                    expected: if won { 1.0 } else { 0.0 },
+                }
+            }
+        }
+    }
+
+    /// The same evaluation from the other side's view.
+    pub fn flip(self) -> Eval {
+        Eval {
+            cp: self.cp.map(|c| -c),
+            mate: self.mate.map(|m| -m),
+            decided: self.decided.map(|d| !d),
+            wdl: [self.wdl[2], self.wdl[1], self.wdl[0]],
+            expected: round4(1.0 - self.expected),
+        }
+    }
+
+    /// The PGN `%eval` value: pawns with two decimals, `#N` / `#-N` for mates, ±99.99
+    /// for a game the rules decide.
+    pub fn pgn(self) -> String {
+        match (self.cp, self.mate, self.decided) {
+            (Some(cp), _, _) => format!("{:.2}", f64::from(cp) / 100.0),
+            (None, Some(m), _) if m > 0 => format!("#{m}"),
+            (None, Some(m), _) => format!("#-{}", m.abs()),
+            (None, None, Some(true)) => "99.99".into(),
+            _ => "-99.99".into(),
+        }
+    }
+
+    /// Short text for the table: `+0.35`, `#3`, `#-2`, `won`, `lost`.
+    pub fn short(self) -> String {
+        match (self.cp, self.mate, self.decided) {
+            (Some(cp), _, _) => format!("{:+.2}", f64::from(cp) / 100.0),
+            (None, Some(m), _) if m > 0 => format!("#{m}"),
+            (None, Some(m), _) => format!("#-{}", m.abs()),
+            (None, None, Some(true)) => "won".into(),
+            _ => "lost".into(),
+        }
+    }
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10000.0).round() / 10000.0
+}
+
+/// A rules event at a move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RulesEvent {
+    /// `check`, `mate threat`, `chase` or `end`.
+    pub kind: String,
+    /// 将, 杀, 捉, or the result for the end.
+    pub chinese: String,
+    /// Chased pieces' squares (ICCS), for a chase.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub victims: Vec<String>,
+    /// For the end: the verdict in words and its clauses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clauses: Vec<String>,
+}
+
+/// One move reviewed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveReview {
+    /// 1-based ply.
+    pub ply: usize,
+    /// The move number as PGN counts it (Red and Black share one).
+    pub number: usize,
+    /// `red` or `black`.
+    pub side: &'static str,
+    /// ICCS.
+    pub iccs: String,
+    /// In the notation asked for.
+    pub san: String,
+    /// The position before the move, with the engine's best move, from the mover's view.
+    pub before: Eval,
+    /// After the move played, from the mover's view.
+    pub after: Eval,
+    /// `after` from Red's view: the PGN's `[%eval]`.
+    pub red_after: Eval,
+    /// The drop in expected points (0 when the move gained).
+    pub drop: f64,
+    pub class: Class,
+    /// Per-move accuracy (0..100).
+    pub accuracy: f64,
+    /// The engine's best move (notation asked for, and ICCS) and its line.
+    pub best: String,
+    pub best_iccs: String,
+    pub line: Vec<String>,
+    /// The search depth reached before the move.
+    pub depth: i32,
+    pub events: Vec<RulesEvent>,
+}
+
+/// One side's summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideSummary {
+    pub accuracy: f64,
+    pub moves: usize,
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+    pub best: usize,
+    pub only_moves: usize,
+}
+
+/// One game reviewed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameReview {
+    /// Where the game came from: the file and its 1-based number there.
+    pub source: String,
+    pub game: usize,
+    pub tags: Vec<(String, String)>,
+    /// The start position when it is not the standard one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// The rules' verdict on the moves as played.
+    pub result: String,
+    pub verdict: String,
+    pub clauses: Vec<String>,
+    /// Moves after the end of the game, not analysed.
+    pub ignored: usize,
+    pub moves: Vec<MoveReview>,
+    pub red: SideSummary,
+    pub black: SideSummary,
+}
+
+/// The whole report (`--json`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub format: &'static str,
+    pub version: u32,
+    /// `nodes N` or `movetime MS`.
+    pub budget: String,
+    pub rules: String,
+    pub thresholds: Thresholds,
+    pub games: Vec<GameReview>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Thresholds {
+    pub inaccuracy: f64,
+    pub mistake: f64,
+    pub blunder: f64,
+}
+
+/// Lichess's per-move accuracy from a drop in percent.
+pub fn move_accuracy(drop_percent: f64) -> f64 {
+    (103.1668 * (-0.04354 * drop_percent.max(0.0)).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+/// A side's accuracy: the mean of the arithmetic and harmonic means of its moves'
+/// accuracies (each floored at 1 in the harmonic mean); 100 with no moves.
+pub fn side_accuracy(moves: &[f64]) -> f64 {
+    if moves.is_empty() {
+        return 100.0;
+    }
+    let n = moves.len() as f64;
+    let mean = moves.iter().sum::<f64>() / n;
+    let harmonic = n / moves.iter().map(|a| 1.0 / a.max(1.0)).sum::<f64>();
+    ((mean + harmonic) / 2.0 * 10.0).round() / 10.0
+}
+
+/// One position's search: best move, its line, score, and the second line's score.
+struct Searched {
+    eval: Eval,
+    best: Option<Move>,
+    pv: Vec<Move>,
+    depth: i32,
+    /// The best move is the only one that does not drop ≥ [`BLUNDER`].
+    only: bool,
+}
+
+fn search(engine: &mut Engine, s: &Settings, game: &Game, ply: usize) -> Result<Searched, String> {
+    let fen = game.start.fen();
+    let texts: Vec<String> = game.moves[..ply].iter().map(|m| m.to_string()).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    engine.set_position(Some(&fen), &refs)?;
+    let pos = engine.position().clone();
+    let verdict = adjudicate(&pos, s.rules);
+    if verdict.is_over() {
+        return Ok(Searched {
+            eval: Eval::of_result(verdict.result, pos.side_to_move()),
+            best: None,
+            pv: Vec::new(),
+            depth: 0,
+            only: false,
+        });
+    }
+    let legal = pos.legal_moves().len();
+    let (nodes, time) = match s.budget {
+        Budget::Nodes(n) => (Some(n), None),
+        Budget::Movetime(ms) => (None, Some(Duration::from_millis(ms))),
+    };
+    let mut second: Option<(i32, i32)> = None;
+    let r = engine.go(
+        Limits {
+            nodes,
+            soft_time: time,
+            hard_time: time,
+            multipv: 2,
+            ..Limits::default()
+        },
+        |info| {
+            if info.multipv == 2 {
+                second = Some((info.depth, info.score));
+            }
+        },
+    );
+    let eval = Eval::of_score(r.score);
+    let only = legal == 1
+        || second.is_some_and(|(d, sc)| {
+            d == r.depth && eval.expected - Eval::of_score(sc).expected >= BLUNDER
+        });
+    Ok(Searched {
+        eval,
+        best: r.best,
+        pv: r.pv,
+        depth: r.depth,
+        only,
+    })
+}
+
+/// The rules events of the move `m` in `pos` (checks, mate threats, chases).
+fn move_events(pos: &mut Position, m: Move) -> Vec<RulesEvent> {
+    let c = classify(pos, m);
+    if c.kind == MoveKind::Idle {
+        return Vec::new();
+    }
+    vec![RulesEvent {
+        kind: c.kind.english().to_string(),
+        chinese: c.kind.chinese().to_string(),
+        victims: c.victims.iter().map(|v| v.to_string()).collect(),
+        verdict: None,
+        clauses: Vec::new(),
+    }]
+}
+
+/// Reviews one game.
+pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameReview, String> {
+    let entry: Entry = Ok(game.clone());
+    let j = judge::judge_record(&entry, s.rules)?;
+    let played = if j.verdict.is_over() {
+        j.ply
+    } else {
+        game.moves.len()
+    };
+    let mut engine = Engine::new(Options {
+        hash_mib: s.hash_mib,
+        threads: 1,
+        rules: s.rules,
+    });
+    engine.new_game();
+    let mut searched = Vec::with_capacity(played + 1);
+    for ply in 0..=played {
+        searched.push(search(&mut engine, s, game, ply)?);
+    }
+    let mut pos = game.start.clone();
+    let mut moves = Vec::with_capacity(played);
+    let start_number = pos.fen().split(' ').nth(5).and_then(|t| t.parse().ok());
+    let start_number: usize = start_number.unwrap_or(1).max(1);
+    let red_first = pos.side_to_move() == Color::Red;
+    for (i, &m) in game.moves[..played].iter().enumerate() {
+        let here = &searched[i];
+        let next = &searched[i + 1];
+        let mover = pos.side_to_move();
+        let before = here.eval;
+        let after = next.eval.flip();
+        let drop = round4((before.expected - after.expected).max(0.0));
+        let is_best = here.best == Some(m);
+        let class = Class::of(is_best, here.only, drop);
+        let accuracy = if is_best {
+            100.0
+        } else {
+            (move_accuracy(drop * 100.0) * 10.0).round() / 10.0
+        };
+        let san = s.notation.write(&pos, m);
+        let (best, line) = {
+            let mut p = pos.clone();
+            let mut line = Vec::new();
+            for &pm in &here.pv {
+                if !p.is_legal(pm) {
+                    break;
+                }
+                line.push(s.notation.write(&p, pm));
+                p.make_move(pm);
+            }
+            let best = here.best.map(|b| s.notation.write(&pos, b));
+            (best.unwrap_or_default(), line)
+        };
+        let mut events = move_events(&mut pos, m);
+        pos.make_move(m);
+        if i + 1 == played && j.verdict.is_over() {
+            events.push(RulesEvent {
+                kind: "end".into(),
+                chinese: j.verdict.result.as_str().into(),
+                victims: Vec::new(),
+                verdict: Some(j.verdict.description.clone()),
+                clauses: j.verdict.clauses.iter().map(|c| c.to_string()).collect(),
+            });
+        }
+        let half = i + usize::from(!red_first);
+        moves.push(MoveReview {
+            ply: i + 1,
+            number: start_number + half / 2,
+            side: if mover == Color::Red { "red" } else { "black" },
+            iccs: m.to_string(),
+            san,
+            before,
+            after,
+            red_after: if mover == Color::Red {
+                after
+            } else {
+                after.flip()
+            },
+            drop,
+            class,
+            accuracy,
+            best,
+            best_iccs: here.best.map(|b| b.to_string()).unwrap_or_default(),
+            line,
+            depth: here.depth,
+            events,
+        });
+    }
+    let summary = |side: &str| {
+        let mine: Vec<&MoveReview> = moves.iter().filter(|r| r.side == side).collect();
+        let count = |c: Class| mine.iter().filter(|r| r.class == c).count();
+        SideSummary {
+            accuracy: side_accuracy(&mine.iter().map(|r| r.accuracy).collect::<Vec<_>>()),
+            moves: mine.len(),
+            inaccuracies: count(Class::Inaccuracy),
+            mistakes: count(Class::Mistake),
+            blunders: count(Class::Blunder),
+            best: count(Class::Best) + count(Class::OnlyMove),
+            only_moves: count(Class::OnlyMove),
+        }
+    };
+    let (red, black) = (summary("red"), summary("black"));
+    Ok(GameReview {
+        source: source.to_string(),
+        game: game.number,
+        tags: game.tags.clone(),
+        fen: game.fen(),
+        result: j.verdict.result.as_str().to_string(),
+        verdict: j.verdict.description.clone(),
+        clauses: j.verdict.clauses.iter().map(|c| c.to_string()).collect(),
+        ignored: game.moves.len() - played,
+        moves,
+        red,
+        black,
+    })
+}
+
+/// Reviews games in parallel (each on its own one-thread engine), in input order. A game
+/// that fails gives its one-line error in its place.
+pub fn analyze_games(
+    games: &[(String, Game)],
+    s: &Settings,
+    on_done: impl Fn() + Sync,
+) -> Vec<Result<GameReview, String>> {
+    games
+        .par_iter()
+        .map(|(source, g)| {
+            let r =
+                analyze_game(g, source, s).map_err(|e| format!("{source}: game {}: {e}", g.number));
+            on_done();
+            r
+        })
+        .collect()
+}
+
+/// The report of reviewed games.
+pub fn report(games: Vec<GameReview>, s: &Settings) -> Report {
+    Report {
+        format: "chariot-analyze",
+        version: 1,
+        budget: match s.budget {
+            Budget::Nodes(n) => format!("nodes {n}"),
+            Budget::Movetime(ms) => format!("movetime {ms}"),
+        },
+        rules: s.rules.to_string(),
+        thresholds: Thresholds {
+            inaccuracy: INACCURACY,
+            mistake: MISTAKE,
+            blunder: BLUNDER,
+        },
+        games,
+    }
+}
+
+/// The JSON text of a report (pretty, one trailing newline).
+pub fn to_json(r: &Report) -> String {
+    // plain data: nothing here can fail to serialize
+    let mut text = serde_json::to_string_pretty(r).expect("a report serializes");
+    text.push('\n');
+    text
+}
+
+fn game_title(g: &GameReview) -> String {
+    let red = pgn_tag(&g.tags, "Red").unwrap_or("Red");
+    let black = pgn_tag(&g.tags, "Black").unwrap_or("Black");
+    format!("{} game {}: {red} – {black}", g.source, g.game)
+}
+
+fn pgn_tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    crate::records::pgn::tag_value(tags, name)
+}
+
+/// Pads `s` to `width` columns, counting CJK characters as two.
+fn pad(s: &str, width: usize) -> String {
+    let cols: usize = s
+        .chars()
+        .map(|c| if (c as u32) >= 0x1100 { 2 } else { 1 })
+        .sum();
+    format!("{s}{}", " ".repeat(width.saturating_sub(cols)))
+}
+
+/// The terminal table of one game, with a summary line per side.
+pub fn table(g: &GameReview) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", game_title(g));
+    let _ = writeln!(
+        s,
+        "{} {} {} {} {} best",
+        pad("ply", 4),
+        pad("move", 10),
+        pad("before", 15),
+        pad("after", 15),
+        pad("class", 11),
+    );
+    for m in &g.moves {
+        let eval = |e: &Eval| format!("{} ({:>2}%)", e.short(), (e.expected * 100.0).round());
+        let mut best = if m.best_iccs == m.iccs || m.best.is_empty() {
+            String::new()
+        } else {
+            m.best.clone()
+        };
+        for e in &m.events {
+            if e.kind == "end" {
+                let _ = write!(best, " [{}]", e.chinese);
+            } else {
+                let _ = write!(best, " {}", e.chinese);
+            }
+        }
+        let _ = writeln!(
+            s,
+            "{} {} {} {} {} {}",
+            pad(&m.ply.to_string(), 4),
+            pad(&m.san, 10),
+            pad(&eval(&m.before), 15),
+            pad(&eval(&m.after), 15),
+            pad(m.class.name(), 11),
+            best.trim()
+        );
+    }
+    // table rows end with the best column, which may be empty
+    let trimmed: Vec<&str> = s.lines().map(str::trim_end).collect();
+    let mut s = trimmed.join("\n");
+    s.push('\n');
+    for (name, side) in [("red", &g.red), ("black", &g.black)] {
+        let _ = writeln!(
+            s,
+            "{name}: accuracy {:.1}, {} moves, {} best ({} only), {} inaccuracies, {} mistakes, {} blunders",
+            side.accuracy,
+            side.moves,
+            side.best,
+            side.only_moves,
+            side.inaccuracies,
+            side.mistakes,
+            side.blunders
+        );
+    }
+    let _ = writeln!(
+        s,
+        "result: {} ({}{})",
+        g.result,
+        g.verdict,
+        if g.clauses.is_empty() {
+            String::new()
+        } else {
+            format!("; clauses {}", g.clauses.join(", "))
+        }
+    );
+    s
+}
+
+fn pgn_result(result: &str) -> &'static str {
+    match result {
+        "red-wins" => "1-0",
+        "black-wins" => "0-1",
+        "draw" => "1/2-1/2",
+        _ => "*",
+    }
+}
+
+/// PGN comments may not hold `}`.
+fn comment_text(s: &str) -> String {
+    s.replace('}', ")").replace('{', "(")
+}
+
+/// The annotated PGN of one game: its tags (plus `Annotator`), moves in the notation asked
+/// for, a NAG for inaccuracies, mistakes and blunders, and after each move a comment
+/// `{[%eval 0.35] class; best 炮二平五 (line); events}` with the evaluation from Red's view.
+pub fn pgn(g: &GameReview, budget: &str) -> String {
+    let mut s = String::new();
+    let mut has_result = false;
+    for (k, v) in &g.tags {
+        if k.eq_ignore_ascii_case("Annotator") {
+            continue;
+        }
+        if k.eq_ignore_ascii_case("Result") {
+            has_result = true;
+            let _ = writeln!(s, "[Result \"{}\"]", pgn_result(&g.result));
+            continue;
+        }
+        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(s, "[{k} \"{v}\"]");
+    }
+    if !has_result {
+        let _ = writeln!(s, "[Result \"{}\"]", pgn_result(&g.result));
+    }
+    if let Some(fen) = &g.fen
+        && pgn_tag(&g.tags, "FEN").is_none()
+    {
+        let _ = writeln!(s, "[FEN \"{fen}\"]");
+    }
+    let _ = writeln!(s, "[Annotator \"Chariot analyze, {budget}\"]");
+    s.push('\n');
+    let mut text = String::new();
+    for (i, m) in g.moves.iter().enumerate() {
+        if m.side == "red" {
+            let _ = write!(text, "{}. ", m.number);
+        } else if i == 0 {
+            let _ = write!(text, "{}... ", m.number);
+        }
+        text.push_str(&m.san);
+        if let Some(nag) = m.class.nag() {
+            let _ = write!(text, " {nag}");
+        }
+        let mut c = format!("[%eval {}] {}", m.red_after.pgn(), m.class.name());
+        if m.best_iccs != m.iccs && !m.best.is_empty() {
+            let _ = write!(c, "; best {}", m.best);
+            if m.line.len() > 1 {
+                let _ = write!(c, " ({})", m.line.join(" "));
+            }
+        }
+        for e in &m.events {
+            match &e.verdict {
+                Some(v) => {
+                    let _ = write!(c, "; {}: {v}", e.chinese);
+                    if !e.clauses.is_empty() {
+                        let _ = write!(c, " (clauses {})", e.clauses.join(", "));
+                    }
+                }
+                None => {
+                    let _ = write!(c, "; {}", e.chinese);
+                }
+            }
+        }
+        let _ = write!(text, " {{{}}} ", comment_text(&c));
+    }
+    text.push_str(pgn_result(&g.result));
+    // wrap at spaces outside comments is not needed: PGN readers take long lines
+    s.push_str(&text);
+    s.push_str("\n\n");
+    s
+}
+
+/// XML text: `&`, `<`, `>`, `"` and `'` escaped, control characters dropped.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The evaluation graph of one game as an SVG: Red's expected points over the plies (a
+/// polyline, 0 to 100%), a 50% line, and a circle at each inaccuracy (yellow), mistake
+/// (orange) and blunder (red), whose tooltip names the move.
+pub fn svg(g: &GameReview) -> String {
+    const W: f64 = 800.0;
+    const H: f64 = 300.0;
+    const LEFT: f64 = 40.0;
+    const TOP: f64 = 30.0;
+    const PW: f64 = W - LEFT - 10.0;
+    const PH: f64 = H - TOP - 30.0;
+    let n = g.moves.len().max(1) as f64;
+    let x = |ply: usize| LEFT + PW * ply as f64 / n;
+    let y = |e: f64| TOP + PH * (1.0 - e);
+    let red_before = g.moves.first().map_or(0.5, |m| {
+        if m.side == "red" {
+            m.before.expected
+        } else {
+            m.before.flip().expected
+        }
+    });
+    let mut points = vec![format!("{:.1},{:.1}", x(0), y(red_before))];
+    for m in &g.moves {
+        points.push(format!("{:.1},{:.1}", x(m.ply), y(m.red_after.expected)));
+    }
+    let mut s = String::new();
+    let _ = writeln!(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\" font-family=\"sans-serif\" font-size=\"12\">"
+    );
+    let _ = writeln!(
+        s,
+        "<title>{}</title>",
+        xml_escape(&format!("{}: Red's expected points", game_title(g)))
+    );
+    let _ = writeln!(s, "<rect width=\"{W}\" height=\"{H}\" fill=\"white\"/>");
+    let _ = writeln!(
+        s,
+        "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{PW}\" height=\"{PH}\" fill=\"#f4f4f4\" stroke=\"#999\"/>"
+    );
+    let _ = writeln!(
+        s,
+        "<text x=\"{LEFT}\" y=\"18\">{}</text>",
+        xml_escape(&format!(
+            "{} — red {:.1}, black {:.1} accuracy",
+            game_title(g),
+            g.red.accuracy,
+            g.black.accuracy
+        ))
+    );
+    for (v, label) in [(1.0, "100%"), (0.5, "50%"), (0.0, "0%")] {
+        let _ = writeln!(
+            s,
+            "<line x1=\"{LEFT}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#bbb\" stroke-dasharray=\"4 3\"/><text x=\"4\" y=\"{:.1}\">{label}</text>",
+            y(v),
+            LEFT + PW,
+            y(v),
+            y(v) + 4.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">ply</text>",
+        LEFT + PW / 2.0,
+        H - 8.0
+    );
+    let _ = writeln!(
+        s,
+        "<polyline fill=\"none\" stroke=\"#c00\" stroke-width=\"2\" points=\"{}\"/>",
+        points.join(" ")
+    );
+    for m in &g.moves {
+        let colour = match m.class {
+            Class::Inaccuracy => "#e0c000",
+            Class::Mistake => "#f08000",
+            Class::Blunder => "#d00000",
+            _ => continue,
+        };
+        let _ = writeln!(
+            s,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"{colour}\" stroke=\"black\"><title>{}</title></circle>",
+            x(m.ply),
+            y(m.red_after.expected),
+            xml_escape(&format!(
+                "{}. {} {}: {} (drop {:.2}; best {})",
+                m.number,
+                m.san,
+                m.side,
+                m.class.name(),
+                m.drop,
+                m.best
+            ))
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::params::MATE;
+
+    #[test]
+    fn classes_follow_the_thresholds() {
+        assert_eq!(Class::of(true, true, 0.5), Class::OnlyMove);
+        assert_eq!(Class::of(true, false, 0.5), Class::Best);
+        assert_eq!(Class::of(false, false, 0.01), Class::Good);
+        assert_eq!(Class::of(false, false, 0.05), Class::Inaccuracy);
+        assert_eq!(Class::of(false, false, 0.10), Class::Mistake);
+        assert_eq!(Class::of(false, false, 0.20), Class::Blunder);
+        assert_eq!(Class::Blunder.nag(), Some("$4"));
+    }
+
+    #[test]
+    fn accuracy_is_lichess_per_move_and_mean_of_means_per_side() {
+        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
+        assert!(move_accuracy(100.0) < 1.0);
+        assert_eq!(side_accuracy(&[100.0, 100.0]), 100.0);
+        assert!(side_accuracy(&[100.0, 0.0]) < 30.0);
+    }
+
+    #[test]
+    fn evals_flip_and_print_for_pgn() {
+        let e = Eval::of_score(35);
+        assert_eq!(e.pgn(), "0.35");
+        assert_eq!(e.flip().pgn(), "-0.35");
+        assert!((e.expected + e.flip().expected - 1.0).abs() < 1e-9);
+        let mate = Eval::of_score(MATE - 3);
+        assert_eq!(mate.pgn(), "#2");
+        assert_eq!(xml_escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+}
