@@ -633,7 +633,7 @@ pub fn table(g: &GameReview) -> String {
     let _ = writeln!(s, "{}", game_title(g));
     let _ = writeln!(
         s,
-        "{} {} {} {} {} best",
+        "{} {} {} {} {} best, rules",
         pad("ply", 4),
         pad("move", 10),
         pad("before", 15),
