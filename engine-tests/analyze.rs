@@ -284,3 +284,33 @@ fn bad_input_gives_one_line() {
     assert!(!o.status.success());
     assert_eq!(String::from_utf8_lossy(&o.stderr).trim().lines().count(), 1);
 }
+
+#[test]
+fn a_real_games_repetition_verdict_sits_at_its_ply_with_clauses_and_chases() {
+    // 吕钦 – 邬正伟 (1986): Black's perpetual chase of the red advisor loses under CXA rules
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/records/v13-game.xqf");
+    let game = records::read_file(&path).unwrap().remove(0).unwrap();
+    let s = Settings {
+        budget: Budget::Nodes(5_000),
+        ..settings()
+    };
+    let g = analyze::analyze_game(&game, "v13", &s).unwrap();
+    assert_eq!((g.result.as_str(), g.moves.len()), ("red-wins", 73));
+    let last = g.moves.last().unwrap();
+    let end = last.events.iter().find(|e| e.kind == "end").unwrap();
+    assert!(end.clauses.contains(&"26.4".to_string()), "{end:?}");
+    assert!(
+        end.why
+            .iter()
+            .any(|w| w.contains("chases the red advisor on d0"))
+    );
+    // the chases of the cycle are marked at their moves, and the last one is the blunder
+    let m72 = &g.moves[71];
+    assert!(
+        m72.events
+            .iter()
+            .any(|e| e.kind == "chase" && e.victims == ["d0"])
+    );
+    assert_eq!(m72.class, Class::Blunder);
+    assert_eq!(g.black.blunders, 1);
+}

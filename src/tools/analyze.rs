@@ -268,6 +268,10 @@ pub struct RulesEvent {
     pub verdict: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub clauses: Vec<String>,
+    /// For a repetition: which move chases what, and why it counts (`chariot judge`'s
+    /// `why:` lines).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub why: Vec<String>,
 }
 
 /// One move reviewed.
@@ -444,6 +448,7 @@ fn move_events(pos: &mut Position, m: Move) -> Vec<RulesEvent> {
         victims: c.victims.iter().map(|v| v.to_string()).collect(),
         verdict: None,
         clauses: Vec::new(),
+        why: Vec::new(),
     }]
 }
 
@@ -508,6 +513,7 @@ pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameRevie
                 victims: Vec::new(),
                 verdict: Some(j.verdict.description.clone()),
                 clauses: j.verdict.clauses.iter().map(|c| c.to_string()).collect(),
+                why: judge::why(&j),
             });
         }
         let half = i + usize::from(!red_first);
@@ -762,6 +768,9 @@ pub fn pgn(g: &GameReview, budget: &str) -> String {
                     let _ = write!(c, "; {}: {v}", e.chinese);
                     if !e.clauses.is_empty() {
                         let _ = write!(c, " (clauses {})", e.clauses.join(", "));
+                    }
+                    for w in &e.why {
+                        let _ = write!(c, "; {w}");
                     }
                 }
                 None => {

@@ -189,6 +189,11 @@ fn why_lines(kind: &EndKind) -> Vec<String> {
     out
 }
 
+/// Why a repetition ended the game: the report's `why:` lines (empty for other endings).
+pub fn why(j: &Judgement) -> Vec<String> {
+    why_lines(&j.verdict.kind)
+}
+
 /// The plain-text report; its first line is exactly `result: <result>`.
 pub fn report_text(j: &Judgement) -> String {
     let v = &j.verdict;
