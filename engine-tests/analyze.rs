@@ -44,27 +44,39 @@ fn dir(name: &str) -> PathBuf {
 }
 
 fn chariot(args: &[&str]) -> Output {
+    chariot_env(&[], args)
+}
+
+fn chariot_env(env: &[(&str, &str)], args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chariot"))
         .args(args)
+        .envs(env.iter().copied())
         .output()
         .expect("runs chariot")
 }
 
 /// Runs `analyze` on `pgn` into `out` (json, pgn, svg); returns the stdout.
 fn run_analyze(pgn: &Path, out: &Path) -> String {
+    run_analyze_with(pgn, out, &[])
+}
+
+fn run_analyze_with(pgn: &Path, out: &Path, env: &[(&str, &str)]) -> String {
     let nodes = NODES.to_string();
-    let o = chariot(&[
-        "analyze",
-        pgn.to_str().unwrap(),
-        "--nodes",
-        &nodes,
-        "--json",
-        out.join("r.json").to_str().unwrap(),
-        "--pgn",
-        out.join("r.pgn").to_str().unwrap(),
-        "--svg",
-        out.join("svg").to_str().unwrap(),
-    ]);
+    let o = chariot_env(
+        env,
+        &[
+            "analyze",
+            pgn.to_str().unwrap(),
+            "--nodes",
+            &nodes,
+            "--json",
+            out.join("r.json").to_str().unwrap(),
+            "--pgn",
+            out.join("r.pgn").to_str().unwrap(),
+            "--svg",
+            out.join("svg").to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8(o.stdout).unwrap()
 }
@@ -244,8 +256,11 @@ fn json_and_pgn_agree_svg_is_xml_and_fixed_nodes_repeat_byte_for_byte() {
     }
     assert!(well_formed("<a><b></a></b>").is_err());
     assert!(well_formed("<a>x & y</a>").is_err());
-    // a second run gives the same bytes
-    assert_eq!(run_analyze(&pgn, &b), table);
+    // a second run, its games on one thread instead of all cores, gives the same bytes
+    assert_eq!(
+        run_analyze_with(&pgn, &b, &[("RAYON_NUM_THREADS", "1")]),
+        table
+    );
     for f in ["r.json", "r.pgn", "svg/game-1.svg", "svg/game-2.svg"] {
         assert_eq!(
             std::fs::read(a.join(f)).unwrap(),
@@ -313,4 +328,12 @@ fn a_real_games_repetition_verdict_sits_at_its_ply_with_clauses_and_chases() {
     );
     assert_eq!(m72.class, Class::Blunder);
     assert_eq!(g.black.blunders, 1);
+    // the record says draw: the PGN keeps it, and adds the rules' verdict
+    let pgn = analyze::pgn(&g, "nodes 5000");
+    assert!(
+        pgn.contains("[Result \"1/2-1/2\"]\n[RulesResult \"1-0\"]\n"),
+        "{pgn}"
+    );
+    assert!(pgn.trim_end().ends_with("1/2-1/2"));
+    assert!(analyze::table(&g).contains("; recorded 1/2-1/2"));
 }

@@ -688,9 +688,13 @@ pub fn table(g: &GameReview) -> String {
             side.blunders
         );
     }
+    let recorded = pgn_tag(&g.tags, "Result")
+        .filter(|&r| r != "*" && r != pgn_result(&g.result))
+        .map(|r| format!("; recorded {r}"))
+        .unwrap_or_default();
     let _ = writeln!(
         s,
-        "result: {} ({}{})",
+        "result: {} ({}{}){recorded}",
         g.result,
         g.verdict,
         if g.clauses.is_empty() {
@@ -719,23 +723,28 @@ fn comment_text(s: &str) -> String {
 /// The annotated PGN of one game: its tags (plus `Annotator`), moves in the notation asked
 /// for, a NAG for inaccuracies, mistakes and blunders, and after each move a comment
 /// `{[%eval 0.35] class; best 炮二平五 (line); events}` with the evaluation from Red's view.
+/// The result is the record's (a draw agreed or a result adjudicated stays as recorded);
+/// the rules' verdict, where it differs, is in the last move's comment and a `RulesResult`
+/// tag. A record without a result gets the rules'.
 pub fn pgn(g: &GameReview, budget: &str) -> String {
+    let judged = pgn_result(&g.result);
+    let result = pgn_tag(&g.tags, "Result")
+        .filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(r))
+        .unwrap_or(judged);
     let mut s = String::new();
-    let mut has_result = false;
     for (k, v) in &g.tags {
-        if k.eq_ignore_ascii_case("Annotator") {
-            continue;
-        }
-        if k.eq_ignore_ascii_case("Result") {
-            has_result = true;
-            let _ = writeln!(s, "[Result \"{}\"]", pgn_result(&g.result));
+        if k.eq_ignore_ascii_case("Annotator")
+            || k.eq_ignore_ascii_case("Result")
+            || k.eq_ignore_ascii_case("RulesResult")
+        {
             continue;
         }
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
         let _ = writeln!(s, "[{k} \"{v}\"]");
     }
-    if !has_result {
-        let _ = writeln!(s, "[Result \"{}\"]", pgn_result(&g.result));
+    let _ = writeln!(s, "[Result \"{result}\"]");
+    if result != judged && judged != "*" {
+        let _ = writeln!(s, "[RulesResult \"{judged}\"]");
     }
     if let Some(fen) = &g.fen
         && pgn_tag(&g.tags, "FEN").is_none()
@@ -780,7 +789,7 @@ pub fn pgn(g: &GameReview, budget: &str) -> String {
         }
         let _ = write!(text, " {{{}}} ", comment_text(&c));
     }
-    text.push_str(pgn_result(&g.result));
+    text.push_str(result);
     // wrap at spaces outside comments is not needed: PGN readers take long lines
     s.push_str(&text);
     s.push_str("\n\n");
