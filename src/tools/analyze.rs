@@ -818,11 +818,11 @@ pub fn xml_escape(s: &str) -> String {
 /// (orange) and blunder (red), whose tooltip names the move.
 pub fn svg(g: &GameReview) -> String {
     const W: f64 = 800.0;
-    const H: f64 = 300.0;
+    const H: f64 = 310.0;
     const LEFT: f64 = 40.0;
     const TOP: f64 = 30.0;
     const PW: f64 = W - LEFT - 10.0;
-    const PH: f64 = H - TOP - 30.0;
+    const PH: f64 = H - TOP - 40.0;
     let n = g.moves.len().max(1) as f64;
     let x = |ply: usize| LEFT + PW * ply as f64 / n;
     let y = |e: f64| TOP + PH * (1.0 - e);
@@ -873,11 +873,22 @@ pub fn svg(g: &GameReview) -> String {
             y(v) + 4.0
         );
     }
+    let step = if g.moves.len() > 100 { 20 } else { 10 };
+    for ply in (step..=g.moves.len()).step_by(step) {
+        let _ = writeln!(
+            s,
+            "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#999\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{ply}</text>",
+            TOP + PH,
+            TOP + PH + 4.0,
+            TOP + PH + 16.0,
+            x = x(ply)
+        );
+    }
     let _ = writeln!(
         s,
         "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">ply</text>",
         LEFT + PW / 2.0,
-        H - 8.0
+        H - 4.0
     );
     let _ = writeln!(
         s,
