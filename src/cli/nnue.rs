@@ -2,9 +2,11 @@
 
 use chariot::rules::RuleSet;
 use chariot::tools::nnue::datagen::{self, GenOptions};
+use chariot::tools::nnue::manifest::{self, ShardState};
 use chariot::tools::selfplay::{SelfPlay, parse_range};
 use clap::Subcommand;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum NnueAction {
@@ -14,9 +16,17 @@ pub enum NnueAction {
         /// File to write (created; games are written as they finish).
         #[arg(long)]
         out: PathBuf,
-        /// Games to play.
-        #[arg(long, default_value_t = 1000)]
-        games: usize,
+        /// Games to play (default 1000, or no limit with --seconds).
+        #[arg(long)]
+        games: Option<usize>,
+        /// Start no game after this many seconds; the games in flight finish, and the file
+        /// holds games 0..n of the shard.
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Add the shard's row (settings, games, positions, checksum, teacher, bench) to
+        /// this manifest (created if missing; see `chariot nnue shards`).
+        #[arg(long)]
+        manifest: Option<PathBuf>,
         /// Node budget of each move.
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
@@ -45,6 +55,26 @@ pub enum NnueAction {
         /// teacher of the first generation) or a net file (net N plays generation N+1's data).
         #[arg(long, default_value = "nnue")]
         eval: String,
+    },
+    /// Check the shards a manifest lists in a data folder; with --regenerate, play the
+    /// missing or damaged ones again from their seeds (byte for byte, by the same build).
+    Shards {
+        /// The manifest (as written by `nnue gen --manifest`).
+        #[arg(long)]
+        manifest: PathBuf,
+        /// The folder holding the shard files.
+        #[arg(long)]
+        dir: PathBuf,
+        /// Play missing and damaged shards again.
+        #[arg(long)]
+        regenerate: bool,
+        /// A net file that was the teacher of some shards (the embedded net and the
+        /// hand-crafted evaluation are known without it).
+        #[arg(long)]
+        teacher: Vec<PathBuf>,
+        /// Games played at once while regenerating (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Train a net on training-games files (`chariot nnue gen`) and write it.
     Train {
@@ -170,9 +200,18 @@ pub fn run(action: NnueAction) -> Result<(), String> {
             Ok(())
         }
 
+        NnueAction::Shards {
+            manifest,
+            dir,
+            regenerate,
+            teacher,
+            threads,
+        } => shards(&manifest, &dir, regenerate, &teacher, threads),
         NnueAction::Gen {
             out,
             games,
+            seconds,
+            manifest,
             nodes,
             threads,
             seed,
@@ -195,22 +234,242 @@ pub fn run(action: NnueAction) -> Result<(), String> {
                     eval: eval.clone(),
                     ..SelfPlay::default()
                 },
-                games,
+                games: games.unwrap_or(if seconds.is_some() { usize::MAX } else { 1000 }),
+                budget: match seconds {
+                    Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
+                    Some(s) => return Err(format!("--seconds {s} is not a number of seconds")),
+                    None => None,
+                },
                 threads: threads.unwrap_or(GenOptions::default().threads),
                 seed,
                 shard,
             };
             opts.play.check()?;
-            let file = std::fs::File::create(&out)
-                .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+            // the manifest's checks come before any game is played
+            let bench = match &manifest {
+                Some(m) => {
+                    let rows = manifest::read(m)?;
+                    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                    if let Some(r) = rows
+                        .iter()
+                        .find(|r| r.file == name || (r.seed, r.shard) == (seed, shard))
+                    {
+                        return Err(format!(
+                            "{} already lists {} (seed {}, shard {}): choose another shard",
+                            m.display(),
+                            r.file,
+                            r.seed,
+                            r.shard
+                        ));
+                    }
+                    Some(bench_nodes()?)
+                }
+                None => None,
+            };
+            // a shard for the manifest is written under a temporary name and renamed whole
+            let part = match &manifest {
+                Some(_) => {
+                    let mut p = out.clone().into_os_string();
+                    p.push(".part");
+                    PathBuf::from(p)
+                }
+                None => out.clone(),
+            };
+            let file = std::fs::File::create(&part)
+                .map_err(|e| format!("cannot create {}: {e}", part.display()))?;
+            let count = match (games, seconds) {
+                (None, Some(s)) => format!("games for {s} s"),
+                (g, Some(s)) => format!("up to {} games for {s} s", g.unwrap_or(1000)),
+                (g, None) => format!("{} games", g.unwrap_or(1000)),
+            };
             eprintln!(
-                "nnue gen: seed {seed} shard {shard}, {games} games at {nodes} nodes, eval {eval}, {} threads -> {}",
+                "nnue gen: seed {seed} shard {shard}, {count} at {nodes} nodes, eval {eval}, {} threads -> {}",
                 opts.threads,
                 out.display()
             );
             let stats = datagen::generate(&opts, file, |s| eprintln!("{}", s.summary()))?;
+            if part != out {
+                std::fs::rename(&part, &out)
+                    .map_err(|e| format!("cannot rename {}: {e}", part.display()))?;
+            }
             out!("wrote {}: {}", out.display(), stats.summary());
+            if let (Some(m), Some(bench)) = (&manifest, bench) {
+                let row = manifest::row_of(&out, &opts, &stats, bench, made())?;
+                manifest::append(m, &row)?;
+                out!(
+                    "{}: added {} ({} games, {} positions, fnv64 {:016x})",
+                    m.display(),
+                    row.file,
+                    row.games,
+                    row.positions,
+                    row.fnv64
+                );
+            }
             Ok(())
         }
     }
+}
+
+/// The `bench` node count of this build: the search's fingerprint in the manifest.
+fn bench_nodes() -> Result<u64, String> {
+    use chariot::engine::bench;
+    bench::run(bench::DEFAULT_DEPTH, 1, 16, "nnue", |_| {}).map(|(nodes, _)| nodes)
+}
+
+/// The date (UTC) and this machine's name, for the manifest's `made` column.
+fn made() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_date(secs / 86_400);
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::env::var("HOSTNAME"))
+        .unwrap_or_default();
+    format!("{y:04}-{m:02}-{d:02} {}", host.trim())
+}
+
+/// Year, month and day of a count of days since 1970-01-01 (the proleptic Gregorian calendar).
+fn civil_date(days: u64) -> (i64, u32, u32) {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// `chariot nnue shards`: checks every shard of a manifest, and regenerates the lost ones.
+fn shards(
+    path: &Path,
+    dir: &Path,
+    regenerate: bool,
+    teachers: &[PathBuf],
+    threads: Option<usize>,
+) -> Result<(), String> {
+    let rows = manifest::read(path)?;
+    if rows.is_empty() {
+        return Err(format!("{} lists no shards", path.display()));
+    }
+    // the evaluations this build can play, by their manifest names
+    let mut evals = vec![
+        ("hce".to_string(), "hce".to_string()),
+        (manifest::teacher_id("nnue")?, "nnue".to_string()),
+    ];
+    for t in teachers {
+        let t = t.display().to_string();
+        evals.push((manifest::teacher_id(&t)?, t));
+    }
+    let (mut present, mut games, mut positions, mut bad) = (0, 0, 0, Vec::new());
+    for r in &rows {
+        let state = manifest::state(dir, r);
+        let eval = evals
+            .iter()
+            .find(|(id, _)| *id == r.teacher)
+            .map(|(_, e)| e.as_str());
+        match &state {
+            ShardState::Present => {
+                present += 1;
+                games += r.games;
+                positions += r.positions;
+            }
+            ShardState::Missing => {
+                out!(
+                    "missing  {}: {}",
+                    r.file,
+                    r.command(eval.unwrap_or("<teacher net>"))
+                );
+                bad.push((r, eval));
+            }
+            ShardState::Damaged(why) => {
+                out!(
+                    "damaged  {}: {why}; {}",
+                    r.file,
+                    r.command(eval.unwrap_or("<teacher net>"))
+                );
+                bad.push((r, eval));
+            }
+        }
+    }
+    out!(
+        "{} of {} shards present in {}: {} games, {} positions",
+        present,
+        rows.len(),
+        dir.display(),
+        games,
+        positions
+    );
+    if bad.is_empty() {
+        return Ok(());
+    }
+    if !regenerate {
+        return Err(format!(
+            "{} shards missing or damaged (--regenerate plays them again)",
+            bad.len()
+        ));
+    }
+    let build = bench_nodes()?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (r, eval) in bad {
+        let Some(eval) = eval else {
+            return Err(format!(
+                "{} was played by {}, which is not the embedded net: give that net with --teacher FILE",
+                r.file, r.teacher
+            ));
+        };
+        if r.bench != build {
+            return Err(format!(
+                "{} was played by a build with bench {}, this build's is {}: regenerate it with that build",
+                r.file, r.bench, build
+            ));
+        }
+        let opts = GenOptions {
+            play: SelfPlay {
+                nodes: r.nodes,
+                random_plies: parse_range(&r.random_plies)
+                    .map_err(|e| format!("{}: random_plies: {e}", r.file))?,
+                max_plies: r.max_plies,
+                resign: r.resign,
+                rules: r.rules.parse()?,
+                eval: eval.to_string(),
+                ..SelfPlay::default()
+            },
+            games: r.games,
+            budget: None,
+            threads: threads.unwrap_or(GenOptions::default().threads),
+            seed: r.seed,
+            shard: r.shard,
+        };
+        let tmp = dir.join(format!("{}.tmp", r.file));
+        let file = std::fs::File::create(&tmp)
+            .map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+        eprintln!("regenerating {}: {} games", r.file, r.games);
+        let stats = datagen::generate(&opts, std::io::BufWriter::new(file), |s| {
+            eprintln!("{}", s.summary())
+        })?;
+        let made = manifest::row_of(&tmp, &opts, &stats, build, String::new())?;
+        if (made.bytes, made.fnv64) != (r.bytes, r.fnv64) {
+            return Err(format!(
+                "{} played again differs from the manifest ({} bytes, fnv64 {:016x}; the manifest says {} bytes, {:016x}): kept as {}",
+                r.file,
+                made.bytes,
+                made.fnv64,
+                r.bytes,
+                r.fnv64,
+                tmp.display()
+            ));
+        }
+        std::fs::rename(&tmp, dir.join(&r.file))
+            .map_err(|e| format!("cannot rename {}: {e}", tmp.display()))?;
+        out!(
+            "regenerated {}: {} games, {} positions, checksum matches",
+            r.file,
+            r.games,
+            r.positions
+        );
+    }
+    Ok(())
 }

@@ -22,6 +22,11 @@ use std::sync::{Arc, LazyLock};
 static EMBEDDED_BYTES: &[u8] =
     include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/chariot.nnue"));
 
+/// The shipped net file's bytes.
+pub fn embedded_bytes() -> &'static [u8] {
+    EMBEDDED_BYTES
+}
+
 /// The shipped net (checked by a test, so reading it cannot fail in a released build).
 pub static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded net is a valid net file"))

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Self-play shards for the next net, recorded in the manifest (nets/shards.tsv), one after
+# another until COUNT shards are made (or forever with COUNT=0).
+#   scripts/gen-data.sh
+# Settings (environment):
+#   SEED=4            the generation's seed (generation N+1 plays seed N+1 with net N)
+#   FIRST=100         the first shard number to try; numbers the manifest lists are skipped,
+#                     so give each machine its own range (the lent 16-core machine: 0-99,
+#                     this 2-core machine: 100-199, a cluster's tasks: 1000 + task number)
+#   COUNT=1           shards to make (0: until stopped)
+#   SHARD_SECONDS=1200  each shard's time budget (no game starts after it; its row records
+#                     the game count, so it is played again byte for byte from the seed)
+#   NODES=3000 THREADS=(all cores) NICE=19 EVAL=nnue
+#   DATA_DIR=/work/data/gen$SEED   MANIFEST=nets/shards.tsv   BIN=target/release/chariot
+# A shard is written as NAME.part and renamed when whole; then its row is added. Check the
+# data against the manifest, and play lost shards again, with
+#   chariot nnue shards --manifest nets/shards.tsv --dir DATA_DIR [--regenerate]
+set -eu
+cd "$(dirname "$0")/.."
+SEED=${SEED:-4}
+FIRST=${FIRST:-100}
+COUNT=${COUNT:-1}
+SHARD_SECONDS=${SHARD_SECONDS:-1200}
+NODES=${NODES:-3000}
+THREADS=${THREADS:-$(nproc)}
+NICE=${NICE:-19}
+EVAL=${EVAL:-nnue}
+DATA_DIR=${DATA_DIR:-/work/data/gen$SEED}
+MANIFEST=${MANIFEST:-nets/shards.tsv}
+BIN=${BIN:-target/release/chariot}
+[ -x "$BIN" ] || cargo build --release --quiet
+mkdir -p "$DATA_DIR"
+made=0
+shard=$FIRST
+while [ "$COUNT" -eq 0 ] || [ "$made" -lt "$COUNT" ]; do
+    name=$(printf "s%s-shard%03d.games" "$SEED" "$shard")
+    if [ -f "$MANIFEST" ] && grep -q -P "^[^\t]+\t$SEED\t$shard\t" "$MANIFEST"; then
+        shard=$((shard + 1))
+        continue
+    fi
+    nice -n "$NICE" "$BIN" nnue gen --out "$DATA_DIR/$name" --seconds "$SHARD_SECONDS" \
+        --nodes "$NODES" --threads "$THREADS" --seed "$SEED" --shard "$shard" --eval "$EVAL" \
+        --manifest "$MANIFEST"
+    made=$((made + 1))
+    shard=$((shard + 1))
+done
