@@ -219,3 +219,99 @@ fn a_check_is_searched_one_ply_deeper() {
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("g6e7"));
     assert_eq!(mate_plies(r.score), Some(3), "score {}", r.score);
 }
+
+/// An engine at `level` (seeded), one thread.
+fn at_level(level: u8, seed: u64) -> Engine {
+    let mut e = Engine::new(Options {
+        hash_mib: 8,
+        threads: 1,
+        rules: RuleSet::Cxa,
+    });
+    e.set_skill_level(level);
+    e.set_skill_seed(seed);
+    e
+}
+
+#[test]
+fn a_weaker_level_searches_its_budget_shows_one_line_and_plays_the_last_line_shown() {
+    use chariot::engine::skill;
+    for level in [4u8, 9, 13] {
+        let mut e = at_level(level, 7);
+        e.set_position(None, &["h2e2", "h9g7"]).unwrap();
+        let mut infos = Vec::new();
+        let r = e.go(
+            Limits {
+                depth: Some(40),
+                ..Limits::default()
+            },
+            |i| infos.push(i.clone()),
+        );
+        let budget = skill::plan(f64::from(level)).nodes;
+        assert!(
+            r.nodes <= budget + 4096,
+            "level {level}: {} nodes for a budget of {budget}",
+            r.nodes
+        );
+        assert!(r.depth < 40, "level {level} reached depth {}", r.depth);
+        assert!(
+            infos.iter().all(|i| i.multipv == 1),
+            "level {level} showed its other lines"
+        );
+        let last = infos.last().expect("an info line");
+        assert_eq!(last.pv.first().copied(), r.best, "level {level}");
+        assert!(r.best.is_some_and(|m| e.position().is_legal(m)));
+    }
+}
+
+#[test]
+fn level_20_is_the_full_search_and_seeds_repeat_a_level_s_moves() {
+    let fen = "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1";
+    let play = |mut e: Engine| {
+        e.set_position(Some(fen), &[]).unwrap();
+        let r = e.go(
+            Limits {
+                depth: Some(7),
+                ..Limits::default()
+            },
+            |_| {},
+        );
+        (r.best, r.nodes)
+    };
+    let full = play(Engine::new(Options {
+        hash_mib: 8,
+        threads: 1,
+        rules: RuleSet::Cxa,
+    }));
+    assert_eq!(play(at_level(20, 1)), full);
+    assert_eq!(play(at_level(6, 11)), play(at_level(6, 11)));
+    // the weakest level varies its moves from one game to the next
+    let moves: std::collections::HashSet<_> =
+        (0..24).map(|seed| play(at_level(0, seed)).0).collect();
+    assert!(moves.len() >= 2, "level 0 played {moves:?} every time");
+}
+
+#[test]
+fn even_the_weakest_level_takes_a_hanging_rook_and_mates_in_one() {
+    for seed in 0..10 {
+        let mut e = at_level(0, seed);
+        e.set_position(Some("3k5/9/9/9/4r4/9/9/9/4R4/5K3 w - - 0 1"), &[])
+            .unwrap();
+        let r = e.go(Limits::default(), |_| {});
+        assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("e1e5"));
+        let mut e = at_level(0, seed);
+        e.set_position(Some("3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1"), &[])
+            .unwrap();
+        let m = e.go(Limits::default(), |_| {}).best.expect("a move");
+        let mut after = Engine::default();
+        after
+            .set_position(
+                Some("3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1"),
+                &[&m.to_string()],
+            )
+            .unwrap();
+        assert_eq!(
+            adjudicate(after.position(), RuleSet::Cxa).result,
+            GameResult::RedWins
+        );
+    }
+}

@@ -10,6 +10,7 @@
 pub mod bench;
 mod book;
 mod score;
+pub mod skill;
 
 pub use crate::search::stats::{Iteration, SearchStats};
 pub use crate::search::time::Clock;
@@ -71,6 +72,10 @@ pub struct Engine {
     book: BookState,
     /// The search's tunable numbers (the defaults unless a tuner set others).
     params: Tunables,
+    /// Playing strength: `Skill Level` (20: full).
+    skill_level: f64,
+    /// Draws the weaker levels' moves.
+    skill_rng: crate::book::Rng,
 }
 
 impl Default for Engine {
@@ -106,6 +111,8 @@ impl Engine {
             use_nnue: true,
             book: BookState::new(),
             params: Tunables::DEFAULT,
+            skill_level: skill::MAX_LEVEL,
+            skill_rng: crate::book::Rng::from_time(),
         }
     }
 
@@ -327,6 +334,22 @@ impl Engine {
         self.book.choose(&self.position, banned)
     }
 
+    /// `Skill Level`: 0 (weakest) to 20 (full strength, the default).
+    pub fn set_skill_level(&mut self, level: u8) {
+        self.skill_level = f64::from(level).min(skill::MAX_LEVEL);
+    }
+
+    /// The level played at (20: full strength).
+    pub fn strength_level(&self) -> f64 {
+        self.skill_level
+    }
+
+    /// Seeds the draw of the weaker levels' moves (for reproducible games; by default it is
+    /// seeded from the clock).
+    pub fn set_skill_seed(&mut self, seed: u64) {
+        self.skill_rng = crate::book::Rng::new(seed);
+    }
+
     /// A handle that stops the running search from another thread.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
@@ -346,7 +369,16 @@ impl Engine {
     /// [`Engine::go`] without clearing the stop flag first: for a caller that cleared it
     /// before handing the search to another thread, so that a `stop` arriving before the
     /// search starts is not lost.
-    pub fn search(&mut self, limits: Limits, mut on_info: impl FnMut(&Info)) -> SearchResult {
+    pub fn search(&mut self, limits: Limits, on_info: impl FnMut(&Info)) -> SearchResult {
+        let level = self.strength_level();
+        if level < skill::MAX_LEVEL {
+            return self.search_weaker(level, limits, on_info);
+        }
+        self.search_full(limits, on_info)
+    }
+
+    /// The search at full strength.
+    fn search_full(&mut self, limits: Limits, mut on_info: impl FnMut(&Info)) -> SearchResult {
         let start = Instant::now();
         self.tt.new_search();
         let rules = self.options.rules;
@@ -392,6 +424,58 @@ impl Engine {
                     nodes: result.nodes,
                     time: start.elapsed(),
                     pv: result.pv.clone(),
+                });
+            }
+        }
+        result
+    }
+}
+
+impl Engine {
+    /// A search at a level below full strength ([`skill`]): a smaller node budget, more
+    /// lines, and the move drawn among them. The GUI sees the lines it asked for, then the
+    /// line played.
+    fn search_weaker(
+        &mut self,
+        level: f64,
+        mut limits: Limits,
+        mut on_info: impl FnMut(&Info),
+    ) -> SearchResult {
+        let plan = skill::plan(level);
+        let shown = limits.multipv.max(1);
+        limits.nodes = Some(limits.nodes.map_or(plan.nodes, |n| n.min(plan.nodes)));
+        limits.multipv = shown.max(plan.lines);
+        let mut last: Vec<Info> = Vec::new();
+        let mut result = self.search_full(limits, |info: &Info| {
+            if info.multipv == 1 {
+                last.clear();
+            }
+            last.push(info.clone());
+            if info.multipv <= shown {
+                on_info(info);
+            }
+        });
+        let lines: Vec<skill::Line> = last
+            .iter()
+            .map(|i| skill::Line {
+                pv: i.pv.clone(),
+                score: i.score,
+            })
+            .collect();
+        if lines.is_empty() {
+            return result;
+        }
+        let k = skill::choose(&lines, &plan, self.skill_rng.next_f64());
+        let chosen = &last[k];
+        if let Some(&mv) = chosen.pv.first() {
+            result.best = Some(mv);
+            result.ponder = chosen.pv.get(1).copied();
+            result.score = chosen.score;
+            result.pv = chosen.pv.clone();
+            if k != 0 || shown > 1 {
+                on_info(&Info {
+                    multipv: 1,
+                    ..chosen.clone()
                 });
             }
         }

@@ -499,6 +499,7 @@ impl Session {
                     }
                     "threads" => self.engine_lock().set_threads(n as usize),
                     "multipv" => self.settings.multipv = n as usize,
+                    "skilllevel" => self.engine_lock().set_skill_level(n as u8),
                     "moveoverhead" => self.settings.overhead = Duration::from_millis(n as u64),
                     "drawacceptscore" => self.settings.draw_accept = n as i32,
                     _ => {}

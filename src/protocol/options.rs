@@ -51,6 +51,13 @@ pub const OPTIONS: &[OptionDef] = &[
         doc: "number of best lines to report",
     },
     OptionDef {
+        uci: "Skill Level",
+        ucci: "skilllevel",
+        kind: Kind::Spin { min: 0, max: 20 },
+        default: "20",
+        doc: "playing strength: 20 is full; below, a smaller search and a move drawn among its best few lines (docs/strength.md)",
+    },
+    OptionDef {
         uci: "Move Overhead",
         ucci: "moveoverhead",
         kind: Kind::Spin { min: 0, max: 5000 },
