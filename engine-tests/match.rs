@@ -1083,3 +1083,32 @@ fn merge_refuses_what_is_not_one_run() {
         let _ = std::fs::remove_file(scratch(&format!("{name}.pgn")));
     }
 }
+
+#[test]
+fn fixed_node_games_that_repeat_their_openings_are_warned_of() {
+    let openings = scratch("two-openings.epd");
+    std::fs::write(
+        &openings,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n\
+         rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1\n",
+    )
+    .unwrap();
+    let me = format!("cmd={}", chariot());
+    let args = |tc: &str, rounds: &str| {
+        let mut a = words(&["--engine", &me, "name=a", "--engine", &me, "name=b"]);
+        a.extend(words(&[
+            "--tc", tc, "--games", "2", "--rounds", rounds, "--quiet",
+        ]));
+        a.extend(words(&["--openings", &openings.display().to_string()]));
+        a
+    };
+    let warned = |r: &Run| r.stderr.contains("openings repeat and so do their games");
+    let r = run_match(&args("nodes=60", "3"));
+    assert!(r.ok && warned(&r), "{}", r.stderr);
+    let r = run_match(&args("nodes=60", "2"));
+    assert!(r.ok && !warned(&r), "{}", r.stderr);
+    // a clock makes every game its own
+    let r = run_match(&args("st=0.01", "3"));
+    assert!(r.ok && !warned(&r), "{}", r.stderr);
+    let _ = std::fs::remove_file(&openings);
+}

@@ -372,14 +372,16 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
         }
         return Ok(Command::SetOption { name, value });
     }
-    // UCCI: `setoption <name> [<value>]`
-    let value = if rest.len() > 1 {
-        Some(rest[1..].join(" "))
-    } else {
-        None
-    };
+    // UCCI: `setoption <name> [<value>]`; a name of several words (a UCI name such as
+    // `Skill Level`, as a match runner may send it) is the longest known option name the
+    // words begin with
+    let words = (1..=rest.len())
+        .rev()
+        .find(|&k| super::options::find(&rest[..k].join(" ")).is_some())
+        .unwrap_or(1);
+    let value = (rest.len() > words).then(|| rest[words..].join(" "));
     Ok(Command::SetOption {
-        name: rest[0].to_string(),
+        name: rest[..words].join(" "),
         value,
     })
 }
@@ -504,6 +506,20 @@ mod tests {
             Command::SetOption {
                 name: "hashsize".into(),
                 value: Some("64".into())
+            }
+        );
+        assert_eq!(
+            p("setoption Skill Level 3"),
+            Command::SetOption {
+                name: "Skill Level".into(),
+                value: Some("3".into()),
+            }
+        );
+        assert_eq!(
+            p("setoption bookfiles a b.book"),
+            Command::SetOption {
+                name: "bookfiles".into(),
+                value: Some("a b.book".into()),
             }
         );
         assert_eq!(

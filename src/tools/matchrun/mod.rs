@@ -33,6 +33,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
+use tc::TimeControl;
 
 /// The games of the match in the order they are handed out: for each round, each pair of
 /// engines, each opening: the two games of the pair (colours swapped) one after the other.
@@ -187,6 +188,22 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         .into_iter()
         .map(Arc::new)
         .collect();
+    let pairs_per_pairing = cfg.games / 2 * cfg.rounds;
+    if pairs_per_pairing > openings.len()
+        && cfg
+            .engines
+            .iter()
+            .all(|e| matches!(e.tc, TimeControl::Nodes(_) | TimeControl::Depth(_)))
+    {
+        // a fixed-node or fixed-depth search plays the same game again from the same
+        // opening: the repeats add games but no information
+        eprintln!(
+            "warning: {} game pairs a pairing from {} openings at fixed nodes or depth: openings repeat and so do their games; give at least {} openings",
+            pairs_per_pairing,
+            openings.len(),
+            pairs_per_pairing
+        );
+    }
     let mut jobs = schedule(cfg.engines.len(), cfg.games, cfg.rounds, &openings);
     let run_games = jobs.len();
     // a shard keeps the full schedule's numbering, so shards never overlap
