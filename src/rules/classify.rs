@@ -24,6 +24,10 @@
 //! lets the opponent win more elsewhere than the capture wins is no chase". 29.7 is applied
 //! to a whole cycle ([`grade_chase`], used by `repetition`).
 //!
+//! Under the Asian rules ([`classify_under`] with `RuleSet::Axf`) a capture wins a piece by
+//! protection alone, with no exchange played out and no shared roots, and pieces frozen on
+//! the leg of a checking horse are treated as the Asian rules' rule 19 says (see [`asian`]).
+//!
 //! A mate threat (28.2) is a checkmate (将死) the mover could give with its very next move,
 //! or within [`MATE_THREAT_MOVES`] moves all of them checks; the longer kind counts only
 //! when this move created it, since a side with overwhelming material always has one and
