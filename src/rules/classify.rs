@@ -24,6 +24,10 @@
 //! lets the opponent win more elsewhere than the capture wins is no chase". 29.7 is applied
 //! to a whole cycle ([`grade_chase`], used by `repetition`).
 //!
+//! Under the Asian rules ([`classify_under`] with `RuleSet::Axf`) a capture wins a piece by
+//! protection alone, with no exchange played out and no shared roots, and pieces frozen on
+//! the leg of a checking horse are treated as the Asian rules' rule 19 says (see [`asian`]).
+//!
 //! A mate threat (28.2) is a checkmate (将死) the mover could give with its very next move,
 //! or within [`MATE_THREAT_MOVES`] moves all of them checks; the longer kind counts only
 //! when this move created it, since a side with overwhelming material always has one and
@@ -31,6 +35,8 @@
 //! in check (困毙) wins too but is no 将死, so it is not 杀 (while a capture that would allow
 //! either at once wins nothing, 29.3.3).
 
+use super::RuleSet;
+use super::asian;
 use crate::core::{Color, Move, MoveList, Piece, PieceType, Position, Square, gen_type};
 use std::fmt::Write;
 
@@ -189,7 +195,7 @@ fn recapturers(pos: &Position, to: Square) -> Vec<Square> {
 /// True roots of the piece on `to` (the opponent of the side to move owns it) against a
 /// capture from `from`: the opponent's pieces that could recapture legally without being
 /// mated at once (28.16).
-fn true_roots(pos: &mut Position, from: Square, to: Square) -> Vec<Square> {
+pub(super) fn true_roots(pos: &mut Position, from: Square, to: Square) -> Vec<Square> {
     let Some(m) = Move::new(from, to) else {
         return Vec::new();
     };
@@ -388,8 +394,10 @@ pub fn explain_chase(pos: &mut Position, victim: Square) -> String {
 
 /// Enemy pieces the side to move threatens to win by a direct capture next move: (won
 /// outright by the exchange, unprotected only because they share their single root with
-/// another attacked piece).
-fn direct_threats(pos: &mut Position) -> (Vec<Square>, Vec<Square>) {
+/// another attacked piece). Under the Asian rules a piece is won when it is unprotected,
+/// frozen or worth more than its capturer ([`asian::capture_wins`]), a frozen piece's
+/// capture of the horse that freezes it is no threat, and there are no shared roots.
+fn direct_threats(pos: &mut Position, rules: RuleSet) -> (Vec<Square>, Vec<Square>) {
     let us = pos.side_to_move();
     let captures = pos.legal_captures();
     let mut victims: Vec<Square> = Vec::new();
@@ -414,17 +422,23 @@ fn direct_threats(pos: &mut Position) -> (Vec<Square>, Vec<Square>) {
         if victim.kind() == attacker.kind() && can_take_back(pos, to, from) {
             continue;
         }
-        match capture_gain(pos, from, to) {
+        let gain = match rules {
+            RuleSet::Cxa => capture_gain(pos, from, to),
+            // AXF rule 19: a frozen piece's standing attack on its horse is no chase
+            RuleSet::Axf if asian::takes_own_pinner(pos, from, to) => continue,
+            RuleSet::Axf => asian::capture_wins(pos, from, to).map(i32::from),
+        };
+        match gain {
             // 29.4: not when the capture abandons more than it wins
             Some(g) if g > 0 && abandons_more(pos, m, value(victim, to), &mut opponent_gains) => {}
             Some(g) if g > 0 => victims.push(to),
-            Some(_) => {
+            Some(_) if rules == RuleSet::Cxa => {
                 let roots = true_roots(pos, from, to);
                 if let [root] = roots[..] {
                     single_rooted.push((to, root));
                 }
             }
-            None => {}
+            Some(_) | None => {}
         }
     }
     // 28.15 少根: two attacked pieces with one shared root are both unprotected
@@ -484,8 +498,8 @@ impl Threats {
 }
 
 /// Direct capture threats only (no 抽吃).
-fn capture_threats(pos: &mut Position) -> Threats {
-    let (direct, shared_root) = direct_threats(pos);
+fn capture_threats(pos: &mut Position, rules: RuleSet) -> Threats {
+    let (direct, shared_root) = direct_threats(pos, rules);
     Threats {
         direct,
         shared_root,
@@ -495,8 +509,8 @@ fn capture_threats(pos: &mut Position) -> Threats {
 
 /// Enemy pieces the side to move threatens to win next move (see [`Threats`]). Enemy
 /// kings are never victims; a check that captures is a direct capture, not 抽吃.
-pub fn threats(pos: &mut Position) -> Threats {
-    let (direct, shared_root) = direct_threats(pos);
+pub fn threats(pos: &mut Position, rules: RuleSet) -> Threats {
+    let (direct, shared_root) = direct_threats(pos, rules);
     let mut by_check: Vec<Square> = Vec::new();
     let moves = pos.legal_moves();
     for &c in moves.iter() {
@@ -509,7 +523,7 @@ pub fn threats(pos: &mut Position) -> Threats {
         for &r in replies.iter() {
             pos.make_move(r);
             // only pieces that neither the check nor the reply moved keep their identity
-            let (won, shared) = direct_threats(pos);
+            let (won, shared) = direct_threats(pos, rules);
             let won: Vec<Square> = won
                 .into_iter()
                 .chain(shared)
@@ -550,7 +564,7 @@ enum MateThreat {
 
 /// Threats of the side that just moved in `pos` (the opponent is to move and not in
 /// check): measured after a null move. Returns (mate threat, victims).
-fn threats_of_mover(pos: &mut Position) -> (MateThreat, Threats) {
+fn threats_of_mover(pos: &mut Position, rules: RuleSet) -> (MateThreat, Threats) {
     pos.make_null();
     let mate = if mate_by_checks(pos, 1) {
         MateThreat::NextMove
@@ -559,7 +573,7 @@ fn threats_of_mover(pos: &mut Position) -> (MateThreat, Threats) {
     } else {
         MateThreat::None
     };
-    let victims = threats(pos);
+    let victims = threats(pos, rules);
     pos.unmake_null();
     (mate, victims)
 }
@@ -588,7 +602,7 @@ pub fn grade_chase(pos: &mut Position, m: Move, victims: &[Square]) -> ChaseGrad
     pos.make_move(m);
     if !pos.in_check() {
         pos.make_null();
-        let (direct, shared_root) = direct_threats(pos);
+        let (direct, shared_root) = direct_threats(pos, RuleSet::Cxa);
         let captures = pos.legal_captures();
         let mut weak = true;
         for &v in victims {
@@ -706,9 +720,16 @@ fn self_inflicted(pos: &mut Position, m: Move) -> bool {
     .unwrap_or(false)
 }
 
-/// Classifies the legal move `m` in `pos` (the position before it). `pos` is left as it
-/// was found.
+/// Classifies the legal move `m` in `pos` (the position before it) under the CXA rules.
+/// `pos` is left as it was found.
 pub fn classify(pos: &mut Position, m: Move) -> Classified {
+    classify_under(pos, m, RuleSet::Cxa)
+}
+
+/// Classifies the legal move `m` in `pos` under `rules`: the Asian rules measure what a
+/// capture wins by protection alone and freeze pieces on a checking horse's leg (see
+/// [`asian`]). `pos` is left as it was found.
+pub fn classify_under(pos: &mut Position, m: Move, rules: RuleSet) -> Classified {
     // what the mover threatened before the move (it is the side to move now)
     let in_check_before = pos.in_check();
     pos.make_move(m);
@@ -718,7 +739,7 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
         // chase of it. Those attacks are measured as if the check were answered by a pass,
         // direct captures only (a second check in a row would be a fiction).
         pos.make_null_in_check();
-        let after = capture_threats(pos);
+        let after = capture_threats(pos, rules);
         pos.unmake_null();
         pos.unmake_move();
         // in check before the move, the captures it could legally make then (those that
@@ -726,14 +747,14 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
         let before = if after.all().next().is_none() {
             Threats::default()
         } else {
-            capture_threats(pos)
+            capture_threats(pos, rules)
         };
         return Classified {
             kind: MoveKind::Check,
             victims: after.new_since(&before),
         };
     }
-    let (mate_after, victims_after) = threats_of_mover(pos);
+    let (mate_after, victims_after) = threats_of_mover(pos, rules);
     pos.unmake_move();
 
     // 28.2: a threat to mate on the very next move is a mate threat whatever came before;
@@ -765,10 +786,10 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
     let roundabout = !victims_after.shared_root.is_empty() || !victims_after.by_check.is_empty();
     let before = |p: &mut Position| {
         if roundabout {
-            threats(p)
+            threats(p, rules)
         } else {
             Threats {
-                direct: direct_threats(p).0,
+                direct: direct_threats(p, rules).0,
                 ..Threats::default()
             }
         }
@@ -786,7 +807,7 @@ pub fn classify(pos: &mut Position, m: Move) -> Classified {
         t.direct.retain(still);
         t.shared_root.retain(still);
         t.by_check.retain(still);
-        let in_check = capture_threats(pos);
+        let in_check = capture_threats(pos, rules);
         for v in in_check.direct {
             if !t.direct.contains(&v) {
                 t.direct.push(v);

@@ -3,6 +3,7 @@
 //! insufficient material, checkmate and stalemate. The same code serves search, the match
 //! runner and `chariot judge`.
 
+pub mod asian;
 pub mod classify;
 pub mod repetition;
 

@@ -1,7 +1,7 @@
 //! Repetition (循环反复, 24–26): finding a repeated position cheaply, and, only when one is
 //! found, judging the cycle under a rule set.
 
-use super::classify::{ChaseGrade, Classified, MoveKind, classify, grade_chase, piece_name};
+use super::classify::{ChaseGrade, Classified, MoveKind, classify_under, grade_chase, piece_name};
 use super::{GameResult, RuleSet};
 use crate::core::{Color, Move, Position, Square};
 use std::fmt::Write;
@@ -158,9 +158,9 @@ fn judge(pos: &Position, rules: RuleSet, stop_when_both_idle: bool) -> Option<Ju
     for (i, &m) in moves.iter().enumerate() {
         let side = p.side_to_move();
         let class = if i == 0 {
-            classify(&mut end, m)
+            classify_under(&mut end, m, rules)
         } else {
-            classify(&mut p, m)
+            classify_under(&mut p, m, rules)
         };
         if stop_when_both_idle && class.kind == MoveKind::Idle {
             idle[side as usize] = true;

@@ -5,7 +5,7 @@
 use crate::core::notation::{parse_any, to_chinese};
 use crate::core::{Move, Position};
 use crate::records::{Entry, Game, pgn};
-use crate::rules::{EndKind, GameResult, RuleSet, Verdict, adjudicate};
+use crate::rules::{EndKind, GameResult, RuleSet, Verdict, adjudicate, asian};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -161,6 +161,22 @@ fn why_lines(kind: &EndKind) -> Vec<String> {
         return Vec::new();
     };
     let mut out: Vec<String> = Vec::new();
+    let asian = cycle.rules == RuleSet::Axf;
+    let mut frozen: Vec<String> = Vec::new();
+    let mut note_frozen = |pos: &Position, out: &mut Vec<String>| {
+        if !asian {
+            return;
+        }
+        for sq in asian::frozen_pieces(pos) {
+            if let Some(note) = asian::frozen_note(pos, sq)
+                && !frozen.contains(&note)
+            {
+                frozen.push(note.clone());
+                out.push(note);
+            }
+        }
+    };
+    note_frozen(&pos, &mut out);
     for cm in &cycle.moves {
         let chinese = to_chinese(&pos, cm.mv);
         pos.make_move(cm.mv);
@@ -174,6 +190,7 @@ fn why_lines(kind: &EndKind) -> Vec<String> {
                 out.push(line);
             }
         }
+        note_frozen(&pos, &mut out);
         if cm.excused {
             let line = format!(
                 "{chinese} ({}) counts as idle (29.7): what it chases is protected or shares \
@@ -349,6 +366,37 @@ mod tests {
         assert_eq!(json["cycle"][0]["move"], "g2i3");
         assert_eq!(json["cycle"][0]["class"], "chase");
         assert_eq!(json["cycle"][0]["victims"], serde_json::json!(["g4"]));
+    }
+
+    #[test]
+    fn a_frozen_piece_is_named_under_the_asian_rules_only() {
+        // casebook A01: the red cannon chases the black rook f8, frozen on the leg of the red
+        // horse g8, with every move; black's advisor moves chase the horse under CXA only
+        let game = GameText {
+            fen: Some("4k4/1R2arN2/9/9/3C5/9/9/9/9/3K5 w - - 0 1".into()),
+            moves: "d5d8 e8d9 d8d5 d9e8 d5d8 e8d9 d8d5 d9e8"
+                .split(' ')
+                .map(String::from)
+                .collect(),
+        };
+        let axf = judge(&game, RuleSet::Axf).unwrap();
+        assert_eq!(axf.verdict.result, GameResult::BlackWins);
+        let text = report_text(&axf);
+        let frozen = "why: frozen: the black rook on f8 is the leg of the red horse on g8, which \
+                      would check its king on e9 if the leg were free";
+        assert_eq!(text.matches("why: frozen:").count(), 1, "{text}");
+        assert!(text.contains(frozen), "{text}");
+        assert!(
+            text.contains("its attack on the horse is no chase"),
+            "{text}"
+        );
+        let cxa = judge(&game, RuleSet::Cxa).unwrap();
+        assert_eq!(cxa.verdict.result, GameResult::Draw);
+        assert!(
+            !report_text(&cxa).contains("frozen"),
+            "{}",
+            report_text(&cxa)
+        );
     }
 
     #[test]
