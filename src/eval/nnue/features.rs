@@ -118,9 +118,10 @@ mod tests {
 }
 
 /// Output bucket of each material count (rooks, horses and cannons of both sides, 0..=12)
-/// for 8 buckets: the sparse endgames (≤ 3 such pieces) share one, then one a count, and the
-/// full board (12) shares with 11. Fewer buckets merge neighbours (`bucket · B / 8`).
-const BUCKET_OF_COUNT: [u8; 13] = [0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7];
+/// for 8 buckets, banded so that each holds 7-22 % of the generation-4 training positions
+/// (docs/nnue.md): 0-1, 2, 3, 4, 5-6, 7-8, 9-10, 11-12 (odd counts are rare: pieces are
+/// mostly traded in pairs). Fewer buckets merge neighbours (`bucket · B / 8`).
+const BUCKET_OF_COUNT: [u8; 13] = [0, 0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 7, 7];
 
 /// Rooks, horses and cannons on the board, both sides together (0..=12): the same for the
 /// position, its colour flip and its mirror image.
