@@ -1496,9 +1496,10 @@ mod tests {
             "integer vs dequantised float: {worst_deq} cp"
         );
         // rounding W1 to 1/255 moves this (large-output-weight) model's evaluation by a few
-        // centipawns: 13 at worst over these positions
+        // centipawns: 13 at worst over these positions (one bucket; mean 4.5, worst 15 with
+        // the 8 buckets' other output weights)
         assert!(
-            mean <= 4.0 && worst <= 20.0,
+            mean <= 5.0 && worst <= 20.0,
             "integer vs float: mean {mean}, worst {worst} cp"
         );
     }
@@ -1545,7 +1546,9 @@ mod tests {
         assert!(
             // 12 random games hold the validation positions: their loss falls to about 0.6 of
             // the untrained net's (an untrained or broken trainer stays near 1.0)
-            rep.best_valid_loss < 0.7 * rep.initial_valid_loss,
+            // (with 8 buckets, 8 output layers from random weights, each seeing its share of
+            // the positions: 0.89 of it)
+            rep.best_valid_loss < if buckets == 1 { 0.7 } else { 0.95 } * rep.initial_valid_loss,
             "validation loss {} from {}",
             rep.best_valid_loss,
             rep.initial_valid_loss
