@@ -3,7 +3,10 @@
 
 use chariot::core::{Color, Position};
 use chariot::engine::{Engine, Options};
-use chariot::eval::nnue::accumulator::{evaluate_full_with, random_network};
+use chariot::eval::nnue::accumulator::{
+    evaluate_full_with, random_bucketed_network, random_network,
+};
+use chariot::eval::nnue::features::material_bucket;
 use chariot::eval::nnue::format::Network;
 use chariot::eval::nnue::simd::{self, Kernel};
 use chariot::eval::nnue::{EMBEDDED, NnueEval, evaluate_full, load_file};
@@ -62,10 +65,15 @@ fn mirror(fen: &str) -> String {
 
 /// Random games (captures, checks, null moves, unmakes and other lines): the incremental
 /// evaluation equals a full refresh after every move, for each kernel, and the two kernels
-/// agree. One evaluator per kernel serves every game.
+/// agree, for a net of architecture 1 and one of architecture 2 (8 material buckets). One
+/// evaluator per kernel and net serves every game.
 #[test]
 fn incremental_updates_equal_full_refreshes_over_1000_games() {
-    let net = random_network(64, 0x5eed);
+    let nets = [
+        random_network(64, 0x5eed),
+        random_bucketed_network(64, 8, 0xb0c4),
+    ];
+    let mut per_bucket = [0usize; 8];
     let kernels: Vec<Kernel> = [Kernel::Portable, Kernel::Avx2]
         .into_iter()
         .filter(|&k| simd::available(k))
@@ -73,7 +81,10 @@ fn incremental_updates_equal_full_refreshes_over_1000_games() {
     if kernels.len() == 1 {
         eprintln!("note: no AVX2 on this CPU; only the portable kernel was checked");
     }
-    let mut evals: Vec<NnueEval> = kernels.iter().map(|&k| NnueEval::with_kernel(k)).collect();
+    let mut evals: Vec<Vec<NnueEval>> = nets
+        .iter()
+        .map(|_| kernels.iter().map(|&k| NnueEval::with_kernel(k)).collect())
+        .collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let (mut checked, mut captures, mut nulls, mut unmakes) = (0usize, 0usize, 0usize, 0usize);
     let mut black_to_move = 0usize;
@@ -109,16 +120,20 @@ fn incremental_updates_equal_full_refreshes_over_1000_games() {
             if rng.below(3) == 0 {
                 continue;
             }
-            let expect = evaluate_full_with(Kernel::Portable, &net, &pos);
-            for (e, &k) in evals.iter_mut().zip(&kernels) {
-                assert_eq!(
-                    e.evaluate(&net, &pos),
-                    expect,
-                    "{k:?} incremental differs from the refresh: {}",
-                    pos.fen()
-                );
-                assert_eq!(evaluate_full_with(k, &net, &pos), expect, "{k:?} refresh");
+            for (net, evals) in nets.iter().zip(&mut evals) {
+                let expect = evaluate_full_with(Kernel::Portable, net, &pos);
+                for (e, &k) in evals.iter_mut().zip(&kernels) {
+                    assert_eq!(
+                        e.evaluate(net, &pos),
+                        expect,
+                        "{k:?} incremental differs from the refresh ({} buckets): {}",
+                        net.buckets,
+                        pos.fen()
+                    );
+                    assert_eq!(evaluate_full_with(k, net, &pos), expect, "{k:?} refresh");
+                }
             }
+            per_bucket[material_bucket(&pos, 8)] += 1;
             checked += 1;
             black_to_move += usize::from(pos.side_to_move() == Color::Black);
         }
@@ -127,13 +142,23 @@ fn incremental_updates_equal_full_refreshes_over_1000_games() {
     eprintln!("{checked} positions, {captures} captures, {nulls} null moves, {unmakes} unmade");
     assert!(captures > 5_000 && nulls > 1_000 && unmakes > 1_000);
     assert!(black_to_move > checked / 3);
+    eprintln!("architecture 2's buckets: {per_bucket:?}");
+    assert!(
+        per_bucket.iter().filter(|&&n| n > 1000).count() >= 3,
+        "{per_bucket:?}"
+    );
 }
 
 /// A colour-flipped or mirrored position evaluates the same (the net sees each side from its
 /// own side, and averages the board and its mirror image).
 #[test]
 fn colour_flips_and_mirrors_evaluate_the_same() {
-    let net = random_network(128, 77);
+    for net in [random_network(128, 77), random_bucketed_network(128, 8, 78)] {
+        flips_and_mirrors(&net);
+    }
+}
+
+fn flips_and_mirrors(net: &Network) {
     let mut rng = Rng(12345);
     let mut distinct = 0;
     for _ in 0..300 {
@@ -146,10 +171,11 @@ fn colour_flips_and_mirrors_evaluate_the_same() {
             pos.make_move(legal.as_slice()[rng.below(legal.len())]);
         }
         let fen = pos.fen();
-        let e = evaluate_full(&net, &pos);
+        let e = evaluate_full(net, &pos);
         for other in [colour_flip(&fen), mirror(&fen), mirror(&colour_flip(&fen))] {
             let p = Position::from_fen(&other).unwrap();
-            assert_eq!(evaluate_full(&net, &p), e, "{fen} vs {other}");
+            assert_eq!(evaluate_full(net, &p), e, "{fen} vs {other}");
+            assert_eq!(material_bucket(&p, 8), material_bucket(&pos, 8));
         }
         // and the net does tell positions apart
         let flipped_side = Position::from_fen(&format!(
@@ -162,7 +188,7 @@ fn colour_flips_and_mirrors_evaluate_the_same() {
             }
         ));
         if let Ok(p) = flipped_side
-            && evaluate_full(&net, &p) != e
+            && evaluate_full(net, &p) != e
         {
             distinct += 1;
         }
@@ -180,6 +206,7 @@ fn bad_net_files_are_refused_and_the_net_stays() {
     let dir = std::env::temp_dir().join(format!("chariot-nnue-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = random_network(32, 3).to_bytes();
+    let bucketed = random_bucketed_network(32, 8, 4).to_bytes();
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("truncated", good[..good.len() - 10].to_vec()),
         ("corrupt", {
@@ -189,7 +216,28 @@ fn bad_net_files_are_refused_and_the_net_stays() {
         }),
         ("arch", {
             let mut b = good.clone();
+            b[12] = 9;
+            b
+        }),
+        ("arch2-as-1", {
+            let mut b = good.clone();
             b[12] = 2;
+            b
+        }),
+        ("buckets", {
+            let mut b = bucketed.clone();
+            b[36] = 5;
+            b
+        }),
+        ("buckets-payload", {
+            let mut b = bucketed.clone();
+            b[36] = 2;
+            b
+        }),
+        ("bucketed-corrupt", {
+            let mut b = bucketed.clone();
+            let at = b.len() - 2;
+            b[at] ^= 1;
             b
         }),
         ("empty", Vec::new()),
@@ -210,6 +258,15 @@ fn bad_net_files_are_refused_and_the_net_stays() {
     let text = engine.set_eval_file(path.to_str().unwrap()).unwrap();
     assert!(text.contains("32 hidden"), "{text}");
     assert_eq!(Network::from_bytes(&good).unwrap().hidden, 32);
+    // an architecture-2 net loads, and a damaged file after it leaves it in use
+    let path = dir.join("bucketed.nnue");
+    std::fs::write(&path, &bucketed).unwrap();
+    let text = engine.set_eval_file(path.to_str().unwrap()).unwrap();
+    assert!(text.contains("8 material output buckets"), "{text}");
+    let now = engine.eval_description();
+    let bad = dir.join("buckets.nnue");
+    assert!(engine.set_eval_file(bad.to_str().unwrap()).is_err());
+    assert_eq!(engine.eval_description(), now);
     std::fs::remove_dir_all(&dir).ok();
 }
 

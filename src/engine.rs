@@ -222,8 +222,13 @@ impl Engine {
         if !self.use_nnue {
             return format!("hand-crafted evaluation (UseNNUE is off; the net loaded: {from})");
         }
+        let buckets = if self.net.buckets > 1 {
+            format!(", {} material output buckets", self.net.buckets)
+        } else {
+            String::new()
+        };
         format!(
-            "NNUE evaluation, {from} (810 inputs, {} hidden)",
+            "NNUE evaluation, {from} (810 inputs, {} hidden{buckets})",
             self.net.hidden
         )
     }

@@ -87,6 +87,11 @@ pub enum NnueAction {
         /// Hidden width (a multiple of 16, 16..=512).
         #[arg(long, default_value_t = 256)]
         hidden: usize,
+        /// Output layers chosen by material, the count of rooks, horses and cannons on the
+        /// board (1: architecture 1, one output layer; 2, 4 or 8: architecture 2, each
+        /// position's own layer; see docs/nnue.md).
+        #[arg(long, default_value_t = 1)]
+        buckets: usize,
         /// Most passes over the training positions.
         #[arg(long, default_value_t = 30)]
         epochs: usize,
@@ -143,6 +148,7 @@ pub fn run(action: NnueAction) -> Result<(), String> {
             files,
             out,
             hidden,
+            buckets,
             epochs,
             batch,
             lr,
@@ -162,6 +168,7 @@ pub fn run(action: NnueAction) -> Result<(), String> {
         } => {
             let opts = train::TrainOptions {
                 hidden,
+                buckets,
                 epochs,
                 batch,
                 lr,
@@ -183,9 +190,14 @@ pub fn run(action: NnueAction) -> Result<(), String> {
             let r = train::train(&files, &opts, |line| eprintln!("{line}"))?;
             train::write_net(&r.net, &out)?;
             out!(
-                "wrote {} (hidden {}): {} training positions from {} games, {} dropped ({}); best validation loss {:.6} at epoch {} of {} (from {:.6}), {:.0} positions/s, {:.0} s",
+                "wrote {} (hidden {}{}): {} training positions from {} games, {} dropped ({}); best validation loss {:.6} at epoch {} of {} (from {:.6}), {:.0} positions/s, {:.0} s",
                 out.display(),
                 r.net.hidden,
+                if r.net.buckets > 1 {
+                    format!(", buckets {}", r.net.buckets)
+                } else {
+                    String::new()
+                },
                 r.train_positions,
                 r.games,
                 r.dropped.total(),

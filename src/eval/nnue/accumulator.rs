@@ -14,7 +14,7 @@
 //! the key of the position it stands for (keys cover the placement and the side to move,
 //! which is all an accumulator depends on).
 
-use super::features::{NUM_FEATURES, index};
+use super::features::{NUM_FEATURES, index, material_bucket};
 use super::format::{Network, QA, QB, SCALE};
 use super::simd::{self, Kernel};
 use crate::core::{Color, Piece, Position, Square};
@@ -118,7 +118,7 @@ impl NnueEval {
             self.keys[n] = Some(pos.key());
         }
         let entry = &self.acc[n * 4 * h..(n + 1) * 4 * h];
-        output(self.kernel, net, entry, pos.side_to_move())
+        output(self.kernel, net, entry, pos)
     }
 
     /// Entry `k + 1` from entry `k` and the move between them.
@@ -190,10 +190,14 @@ fn refresh_into(kernel: Kernel, net: &Network, pos: &Position, entry: &mut [i16]
     }
 }
 
-/// The network's output for the side to move `stm` from one entry (see `format`'s doc).
-fn output(kernel: Kernel, net: &Network, entry: &[i16], stm: Color) -> i32 {
+/// The network's output for `pos`'s side to move from its entry (see `format`'s doc); the
+/// output layer is the one of `pos`'s material bucket.
+#[inline]
+fn output(kernel: Kernel, net: &Network, entry: &[i16], pos: &Position) -> i32 {
     let h = net.hidden;
-    let (w_us, w_them) = net.out_weights.split_at(h);
+    let stm = pos.side_to_move();
+    let b = material_bucket(pos, net.buckets);
+    let (w_us, w_them) = net.out_weights[b * 2 * h..(b + 1) * 2 * h].split_at(h);
     let mut sum = 0i64;
     for mirror in [false, true] {
         let us = slot(stm, mirror) * h;
@@ -202,7 +206,8 @@ fn output(kernel: Kernel, net: &Network, entry: &[i16], stm: Color) -> i32 {
         sum += simd::screlu_dot(kernel, &entry[them..them + h], w_them);
     }
     let qa = i64::from(QA);
-    let v = (sum / qa + 2 * i64::from(net.out_bias)) * i64::from(SCALE) / (2 * qa * i64::from(QB));
+    let v =
+        (sum / qa + 2 * i64::from(net.out_bias[b])) * i64::from(SCALE) / (2 * qa * i64::from(QB));
     v.clamp(-20_000, 20_000) as i32
 }
 
@@ -216,13 +221,19 @@ pub fn evaluate_full(net: &Network, pos: &Position) -> i32 {
 pub fn evaluate_full_with(kernel: Kernel, net: &Network, pos: &Position) -> i32 {
     let mut entry = vec![0i16; 4 * net.hidden];
     refresh_into(kernel, net, pos, &mut entry);
-    output(kernel, net, &entry, pos.side_to_move())
+    output(kernel, net, &entry, pos)
 }
 
 /// A network with pseudo-random weights from `seed` (input weights within ±40, output
 /// weights within ±127): for tests and benchmarks of the inference, never for play.
 #[doc(hidden)]
 pub fn random_network(hidden: usize, seed: u64) -> Network {
+    random_bucketed_network(hidden, 1, seed)
+}
+
+/// [`random_network`] with `buckets` output layers (architecture 2 for more than one).
+#[doc(hidden)]
+pub fn random_bucketed_network(hidden: usize, buckets: usize, seed: u64) -> Network {
     let mut s = seed | 1;
     let mut next = |lo: i32, hi: i32| -> i16 {
         s ^= s << 13;
@@ -230,12 +241,14 @@ pub fn random_network(hidden: usize, seed: u64) -> Network {
         s ^= s << 17;
         (lo + (s % (hi - lo + 1) as u64) as i32) as i16
     };
-    let mut net = Network::zeroed(hidden);
+    let mut net = Network::zeroed(hidden, buckets);
     net.l1_weights.iter_mut().for_each(|w| *w = next(-40, 40));
     net.l1_bias.iter_mut().for_each(|w| *w = next(-60, 120));
     net.out_weights
         .iter_mut()
         .for_each(|w| *w = next(-127, 127));
-    net.out_bias = i32::from(next(-2000, 2000));
+    net.out_bias
+        .iter_mut()
+        .for_each(|b| *b = i32::from(next(-2000, 2000)));
     net
 }

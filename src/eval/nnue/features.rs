@@ -14,7 +14,7 @@
 //! | 5, 6 | own rooks, enemy rooks |
 //! | 7, 8 | own cannons, enemy cannons |
 
-use crate::core::{Color, Piece, PieceType, Square};
+use crate::core::{Color, Piece, PieceType, Position, Square};
 
 /// Points on the board.
 pub const POINTS: usize = 90;
@@ -57,6 +57,42 @@ pub const fn relative_point(persp: Color, sq: Square, mirror: bool) -> usize {
 #[inline]
 pub const fn index(persp: Color, piece: Piece, sq: Square, mirror: bool) -> usize {
     plane(persp, piece) * POINTS + relative_point(persp, sq, mirror)
+}
+
+/// Output bucket of each material count (rooks, horses and cannons of both sides, 0..=12)
+/// for 8 buckets, banded so that each holds 7-22 % of the generation-4 training positions
+/// (docs/nnue.md): 0-1, 2, 3, 4, 5-6, 7-8, 9-10, 11-12 (odd counts are rare: pieces are
+/// mostly traded in pairs). Fewer buckets merge neighbours (`bucket · B / 8`).
+const BUCKET_OF_COUNT: [u8; 13] = [0, 0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 7, 7];
+
+/// Rooks, horses and cannons on the board, both sides together (0..=12): the same for the
+/// position, its colour flip and its mirror image.
+#[inline]
+pub fn material_count(pos: &Position) -> usize {
+    let mut n = 0;
+    for c in Color::ALL {
+        for k in [PieceType::Rook, PieceType::Horse, PieceType::Cannon] {
+            n += pos.pieces(c, k).count() as usize;
+        }
+    }
+    n
+}
+
+/// The output bucket (0..buckets) of a position with `count` rooks, horses and cannons;
+/// `buckets` is 1, 2, 4 or 8.
+#[inline]
+pub fn bucket_of_count(count: usize, buckets: usize) -> usize {
+    usize::from(BUCKET_OF_COUNT[count.min(12)]) * buckets / 8
+}
+
+/// The output bucket of `pos` for a net of `buckets` output layers (0 for one).
+#[inline]
+pub fn material_bucket(pos: &Position, buckets: usize) -> usize {
+    if buckets == 1 {
+        0
+    } else {
+        bucket_of_count(material_count(pos), buckets)
+    }
 }
 
 #[cfg(test)]

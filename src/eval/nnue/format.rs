@@ -4,20 +4,21 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `CHARNNUE` |
 //! | 8 | 4 | format version (1) |
-//! | 12 | 4 | architecture (1: [`ARCH_PERSPECTIVE_MIRRORED`]) |
+//! | 12 | 4 | architecture (1: [`ARCH_PERSPECTIVE_MIRRORED`], 2: [`ARCH_MATERIAL_BUCKETS`]) |
 //! | 16 | 4 | inputs per perspective (810, [`NUM_FEATURES`]) |
 //! | 20 | 4 | hidden width H (a multiple of 16, 16..=512) |
 //! | 24 | 4 | QA, the accumulator's scale (255) |
 //! | 28 | 4 | QB, the output weights' scale (64) |
 //! | 32 | 4 | output scale in centipawns (400) |
-//! | 36 | 4 | reserved, 0 |
+//! | 36 | 4 | architecture 1: reserved, 0; architecture 2: output buckets B (2, 4 or 8) |
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | 8 | FNV-1a-64 of the payload |
 //! | 56 | … | payload |
 //!
 //! Payload: input weights `i16[810][H]` (input-major: the H weights of input 0, then of
 //! input 1, …), hidden biases `i16[H]`, output weights `i16[2H]` (the side to move's half,
-//! then the other side's), output bias `i32`. The hidden values are `QA`-scaled; output
+//! then the other side's), output bias `i32`; architecture 2 has B output layers instead of
+//! one: output weights `i16[B][2H]` (bucket-major), then output biases `i32[B]`. The hidden values are `QA`-scaled; output
 //! weights are `QB`-scaled and lie in −127..=127, so that a clipped hidden value (0..=255)
 //! times a weight fits an `i16`.
 //!
@@ -27,6 +28,10 @@
 //! mirrored left-right, and averaged (so a mirrored position evaluates exactly the same):
 //! `eval = ((sum + sum_mirrored) / QA + 2·bias) · SCALE / (2·QA·QB)` centipawns for the side
 //! to move, the divisions truncating towards zero.
+//!
+//! Architecture 2 is architecture 1 with the output layer (weights and bias) chosen from B by
+//! the position's material ([`super::features::material_bucket`]), the same for both views
+//! and for the mirror image.
 
 use super::features::NUM_FEATURES;
 
@@ -34,6 +39,8 @@ pub const MAGIC: &[u8; 8] = b"CHARNNUE";
 pub const VERSION: u32 = 1;
 /// (810 → H) × 2 perspectives → 1, SCReLU, averaged over the board and its mirror image.
 pub const ARCH_PERSPECTIVE_MIRRORED: u32 = 1;
+/// Architecture 1 with B output layers, one chosen per position by material.
+pub const ARCH_MATERIAL_BUCKETS: u32 = 2;
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
@@ -43,18 +50,27 @@ pub const MAX_HIDDEN: usize = 512;
 /// Largest magnitude of a quantised output weight.
 pub const MAX_OUT_WEIGHT: i16 = 127;
 
-/// A quantised network of architecture 1.
+/// Is `b` a number of output buckets this build runs (1: architecture 1)?
+pub fn valid_buckets(b: usize) -> bool {
+    matches!(b, 1 | 2 | 4 | 8)
+}
+
+/// A quantised network of architecture 1 (one output bucket) or 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     /// Hidden width H.
     pub hidden: usize,
+    /// Output buckets B (1: architecture 1).
+    pub buckets: usize,
     /// `NUM_FEATURES × hidden`, input-major.
     pub l1_weights: Vec<i16>,
     /// `hidden`.
     pub l1_bias: Vec<i16>,
-    /// `2 × hidden`: the side to move's accumulator's weights, then the other side's.
+    /// `buckets × 2 × hidden`: per bucket, the side to move's accumulator's weights, then
+    /// the other side's.
     pub out_weights: Vec<i16>,
-    pub out_bias: i32,
+    /// `buckets`.
+    pub out_bias: Vec<i32>,
 }
 
 /// FNV-1a, 64 bits.
@@ -67,8 +83,8 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-fn payload_len(hidden: usize) -> usize {
-    2 * (NUM_FEATURES * hidden + hidden + 2 * hidden) + 4
+fn payload_len(hidden: usize, buckets: usize) -> usize {
+    2 * (NUM_FEATURES * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -82,14 +98,24 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 impl Network {
-    /// A network of width `hidden` with every weight zero.
-    pub fn zeroed(hidden: usize) -> Network {
+    /// A network of width `hidden` with `buckets` output layers and every weight zero.
+    pub fn zeroed(hidden: usize, buckets: usize) -> Network {
         Network {
             hidden,
+            buckets,
             l1_weights: vec![0; NUM_FEATURES * hidden],
             l1_bias: vec![0; hidden],
-            out_weights: vec![0; 2 * hidden],
-            out_bias: 0,
+            out_weights: vec![0; buckets * 2 * hidden],
+            out_bias: vec![0; buckets],
+        }
+    }
+
+    /// The architecture number written in the header.
+    pub fn architecture(&self) -> u32 {
+        if self.buckets == 1 {
+            ARCH_PERSPECTIVE_MIRRORED
+        } else {
+            ARCH_MATERIAL_BUCKETS
         }
     }
 
@@ -101,9 +127,16 @@ impl Network {
                 "hidden width {h} is not a multiple of 16 in 16..={MAX_HIDDEN}"
             ));
         }
+        if !valid_buckets(self.buckets) {
+            return Err(format!(
+                "{} output buckets, this build runs 1, 2, 4 or 8",
+                self.buckets
+            ));
+        }
         if self.l1_weights.len() != NUM_FEATURES * h
             || self.l1_bias.len() != h
-            || self.out_weights.len() != 2 * h
+            || self.out_weights.len() != self.buckets * 2 * h
+            || self.out_bias.len() != self.buckets
         {
             return Err("weight arrays do not match the hidden width".into());
         }
@@ -117,7 +150,7 @@ impl Network {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(payload_len(self.hidden));
+        let mut payload = Vec::with_capacity(payload_len(self.hidden, self.buckets));
         for w in self
             .l1_weights
             .iter()
@@ -126,18 +159,24 @@ impl Network {
         {
             payload.extend_from_slice(&w.to_le_bytes());
         }
-        payload.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
         out.extend_from_slice(MAGIC);
         for v in [
             VERSION,
-            ARCH_PERSPECTIVE_MIRRORED,
+            self.architecture(),
             NUM_FEATURES as u32,
             self.hidden as u32,
             QA as u32,
             QB as u32,
             SCALE as u32,
-            0,
+            if self.buckets == 1 {
+                0
+            } else {
+                self.buckets as u32
+            },
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -165,11 +204,23 @@ impl Network {
             ));
         }
         let arch = u32_at(b, 12);
-        if arch != ARCH_PERSPECTIVE_MIRRORED {
-            return Err(format!(
-                "net: architecture {arch}, this build runs architecture {ARCH_PERSPECTIVE_MIRRORED}"
-            ));
-        }
+        let buckets = match arch {
+            ARCH_PERSPECTIVE_MIRRORED => 1,
+            ARCH_MATERIAL_BUCKETS => {
+                let n = u32_at(b, 36);
+                if n == 1 || !valid_buckets(n as usize) {
+                    return Err(format!(
+                        "net: architecture {ARCH_MATERIAL_BUCKETS} with {n} output buckets, this build runs 2, 4 or 8"
+                    ));
+                }
+                n as usize
+            }
+            _ => {
+                return Err(format!(
+                    "net: architecture {arch}, this build runs architectures {ARCH_PERSPECTIVE_MIRRORED} and {ARCH_MATERIAL_BUCKETS}"
+                ));
+            }
+        };
         let inputs = u32_at(b, 16) as usize;
         if inputs != NUM_FEATURES {
             return Err(format!(
@@ -189,10 +240,10 @@ impl Network {
             ));
         }
         let len = u64_at(b, 40);
-        let expected = payload_len(hidden);
+        let expected = payload_len(hidden, buckets);
         if len != expected as u64 || b.len() != HEADER_LEN + expected {
             return Err(format!(
-                "net: payload of {} bytes, a width-{hidden} net has {expected} (truncated or padded)",
+                "net: payload of {} bytes, a width-{hidden} net with {buckets} output buckets has {expected} (truncated or padded)",
                 b.len() - HEADER_LEN
             ));
         }
@@ -206,14 +257,18 @@ impl Network {
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
         let l1_weights = take(NUM_FEATURES * hidden);
         let l1_bias = take(hidden);
-        let out_weights = take(2 * hidden);
-        let tail = &payload[payload.len() - 4..];
+        let out_weights = take(buckets * 2 * hidden);
+        let out_bias = payload[payload.len() - 4 * buckets..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         let net = Network {
             hidden,
+            buckets,
             l1_weights,
             l1_bias,
             out_weights,
-            out_bias: i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]),
+            out_bias,
         };
         net.validate().map_err(|e| format!("net: {e}"))?;
         Ok(net)
@@ -225,7 +280,11 @@ mod tests {
     use super::*;
 
     fn sample() -> Network {
-        let mut n = Network::zeroed(32);
+        sample_with(1)
+    }
+
+    fn sample_with(buckets: usize) -> Network {
+        let mut n = Network::zeroed(32, buckets);
         for (i, w) in n.l1_weights.iter_mut().enumerate() {
             *w = (i as i32 % 200 - 100) as i16;
         }
@@ -233,14 +292,59 @@ mod tests {
             *w = (i as i32 % 255 - 127) as i16;
         }
         n.l1_bias[3] = -7;
-        n.out_bias = -12345;
+        for (i, b) in n.out_bias.iter_mut().enumerate() {
+            *b = -12345 + 1000 * i as i32;
+        }
         n
     }
 
     #[test]
     fn round_trip() {
-        let n = sample();
-        assert_eq!(Network::from_bytes(&n.to_bytes()), Ok(n));
+        for b in [1, 2, 4, 8] {
+            let n = sample_with(b);
+            let bytes = n.to_bytes();
+            let arch = if b == 1 { 1 } else { 2 };
+            assert_eq!(u32_at(&bytes, 12), arch);
+            assert_eq!(u32_at(&bytes, 36), if b == 1 { 0 } else { b as u32 });
+            assert_eq!(Network::from_bytes(&bytes), Ok(n));
+        }
+    }
+
+    /// A header's bucket count is checked against the architecture and the payload.
+    #[test]
+    fn wrong_bucket_counts_are_refused() {
+        let good = sample_with(8).to_bytes();
+        for n in [0u8, 1, 3, 9, 16] {
+            let mut bad = good.clone();
+            bad[36] = n;
+            let e = Network::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("output buckets"), "{e}");
+            assert!(!e.contains('\n'));
+        }
+        // a plausible count that does not match the payload's length
+        let mut four = good.clone();
+        four[36] = 4;
+        assert!(
+            Network::from_bytes(&four)
+                .unwrap_err()
+                .contains("truncated or padded")
+        );
+        // architecture 1's header on architecture 2's payload
+        let mut one = good.clone();
+        one[12] = 1;
+        assert!(
+            Network::from_bytes(&one)
+                .unwrap_err()
+                .contains("truncated or padded")
+        );
+        let mut flipped = good.clone();
+        let at = flipped.len() - 3;
+        flipped[at] ^= 4;
+        assert!(
+            Network::from_bytes(&flipped)
+                .unwrap_err()
+                .contains("checksum")
+        );
     }
 
     #[test]
@@ -283,8 +387,8 @@ mod tests {
         );
         assert!(Network::from_bytes(&[]).is_err());
         // an output weight beyond the range, with a matching checksum
-        let mut n = sample();
-        n.out_weights[0] = 200;
+        let mut n = sample_with(4);
+        n.out_weights[3 * 64 + 5] = -200;
         assert!(
             Network::from_bytes(&n.to_bytes())
                 .unwrap_err()

@@ -1,5 +1,5 @@
-//! `chariot nnue train`: fits the network of [`crate::eval::nnue::format`] (architecture 1) to
-//! self-play games ([`super::data`]) and writes the quantised net.
+//! `chariot nnue train`: fits the network of [`crate::eval::nnue::format`] (architecture 1, or
+//! architecture 2 with `buckets` output layers chosen by material) to self-play games ([`super::data`]) and writes the quantised net.
 //!
 //! * Loading replays every game and keeps each position that passes the filters (each one
 //!   switchable in [`TrainOptions`], each one counted in [`Dropped`], a position counted by
@@ -15,6 +15,9 @@
 //!   both board orientations), `b1`, `w2` (side to move's H, then the other side's H), `b2`;
 //!   `out = (Σ_o Σ_i screlu(a_stm^o)·w2 + screlu(a_other^o)·w2') / 2 + b2` over the plain
 //!   and the mirrored board, `screlu(x) = clamp(x, 0, 1)²`, `eval = SCALE·out` centipawns.
+//!   With B output buckets, `w2` and `b2` are B layers (`w2` bucket-major, then the B biases)
+//!   and each position uses, and trains, the layer of its material bucket
+//!   ([`features::bucket_of_count`]); `W1` and `b1` are shared by all.
 //!   The prediction is `sigmoid(eval / K)`; the target `(1 − wdl)·sigmoid(score / K) +
 //!   wdl·result` (just the result for an unscored position kept on purpose); the loss is the
 //!   mean squared error.
@@ -40,7 +43,9 @@
 use super::data::{self, GameRecord, NO_SCORE};
 use crate::core::{Color, Piece, Position, Square};
 use crate::eval::nnue::features::{self, NUM_FEATURES};
-use crate::eval::nnue::format::{MAX_HIDDEN, MAX_OUT_WEIGHT, Network, QA, QB, SCALE};
+use crate::eval::nnue::format::{
+    MAX_HIDDEN, MAX_OUT_WEIGHT, Network, QA, QB, SCALE, valid_buckets,
+};
 use crate::rules::GameResult;
 use crate::search::mate_plies;
 use rayon::prelude::*;
@@ -60,6 +65,8 @@ const BIAS_CLIP: f32 = 1000.0;
 pub struct TrainOptions {
     /// Hidden width H (a multiple of 16, 16..=512).
     pub hidden: usize,
+    /// Output buckets chosen by material (1: architecture 1; 2, 4 or 8: architecture 2).
+    pub buckets: usize,
     /// Most passes over the training positions.
     pub epochs: usize,
     /// Positions a minibatch.
@@ -99,6 +106,7 @@ impl Default for TrainOptions {
     fn default() -> TrainOptions {
         TrainOptions {
             hidden: 256,
+            buckets: 1,
             epochs: 30,
             batch: 16384,
             lr: 0.001,
@@ -171,6 +179,8 @@ pub struct Sample {
     stm: u8,
     /// Half-points for the side to move: 0 loss, 1 draw, 2 win.
     result: u8,
+    /// Rooks, horses and cannons on the board ([`features::material_count`]).
+    material: u8,
     /// The stored search score, side to move's view ([`NO_SCORE`] if none).
     score: i16,
 }
@@ -187,6 +197,7 @@ impl Sample {
                 Some(_) => 0,
                 None => 1,
             },
+            material: features::material_count(pos) as u8,
             score,
         };
         for sq in Square::ALL {
@@ -203,6 +214,12 @@ impl Sample {
 
     fn codes(&self) -> &[u16] {
         &self.codes[..self.len as usize]
+    }
+
+    /// The output bucket of a net of `buckets` output layers.
+    #[inline(always)]
+    fn bucket(&self, buckets: usize) -> usize {
+        features::bucket_of_count(usize::from(self.material), buckets)
     }
 
     /// The training target for scale `k` and result weight `wdl`.
@@ -253,21 +270,24 @@ impl Features {
     }
 }
 
-/// The float model: one flat parameter vector `[W1 | b1 | w2 | b2]`.
+/// The float model: one flat parameter vector `[W1 | b1 | w2 (B × 2H) | b2 (B)]`.
 #[derive(Clone, Debug, PartialEq)]
 struct Model {
     h: usize,
+    /// Output buckets B.
+    b: usize,
     p: Vec<f32>,
 }
 
-/// Offsets of the parameter groups for width `h`: (b1, w2, b2); W1 starts at 0.
-fn offsets(h: usize) -> (usize, usize, usize) {
+/// Offsets of the parameter groups for width `h` and `b` buckets: (b1, w2, b2); W1 starts
+/// at 0.
+fn offsets(h: usize, b: usize) -> (usize, usize, usize) {
     let b1 = NUM_FEATURES * h;
-    (b1, b1 + h, b1 + 3 * h)
+    (b1, b1 + h, b1 + h + 2 * h * b)
 }
 
-fn param_count(h: usize) -> usize {
-    offsets(h).2 + 1
+fn param_count(h: usize, b: usize) -> usize {
+    offsets(h, b).2 + b
 }
 
 /// SplitMix64.
@@ -293,10 +313,10 @@ impl Rng {
 }
 
 impl Model {
-    fn init(h: usize, seed: u64) -> Model {
+    fn init(h: usize, b: usize, seed: u64) -> Model {
         let mut rng = Rng(seed ^ 0x6e6e_7565_2d69_6e69);
-        let (b1, w2, b2) = offsets(h);
-        let mut p = vec![0.0f32; param_count(h)];
+        let (b1, w2, b2) = offsets(h, b);
+        let mut p = vec![0.0f32; param_count(h, b)];
         let a1 = 0.5 / 32f64.sqrt();
         for w in &mut p[..b1] {
             *w = ((rng.unit() * 2.0 - 1.0) * a1) as f32;
@@ -305,7 +325,7 @@ impl Model {
         for w in &mut p[w2..b2] {
             *w = ((rng.unit() * 2.0 - 1.0) * a2) as f32;
         }
-        Model { h, p }
+        Model { h, b, p }
     }
 
     /// Fills `acc` (4·H: plain stm, plain other, mirrored stm, mirrored other) and returns
@@ -313,9 +333,10 @@ impl Model {
     #[inline(always)]
     fn forward(&self, feats: &Features, s: &Sample, acc: &mut [f32]) -> f32 {
         let h = self.h;
-        let (b1o, w2o, b2o) = offsets(h);
+        let (b1o, w2o, b2o) = offsets(h, self.b);
+        let bk = s.bucket(self.b);
         let (w1, b1) = (&self.p[..b1o], &self.p[b1o..w2o]);
-        let w2 = &self.p[w2o..b2o];
+        let w2 = &self.p[w2o + bk * 2 * h..w2o + (bk + 1) * 2 * h];
         let mut out = 0.0f32;
         for k in 0..4 {
             let table = feats.table(s.stm, k);
@@ -337,7 +358,7 @@ impl Model {
             }
             out += lanes.iter().sum::<f32>();
         }
-        out * 0.5 + self.p[b2o]
+        out * 0.5 + self.p[b2o + bk]
     }
 
     /// The float evaluation in centipawns for the side to move.
@@ -350,12 +371,13 @@ impl Model {
     /// The quantised net (see the format's doc).
     fn quantise(&self) -> Network {
         let h = self.h;
-        let (b1o, w2o, b2o) = offsets(h);
+        let (b1o, w2o, b2o) = offsets(h, self.b);
         let q16 = |x: f32, scale: i32, lim: i32| -> i16 {
             ((x * scale as f32).round() as i32).clamp(-lim, lim) as i16
         };
         Network {
             hidden: h,
+            buckets: self.b,
             l1_weights: self.p[..b1o]
                 .iter()
                 .map(|&w| q16(w, QA, i16::MAX as i32))
@@ -368,7 +390,10 @@ impl Model {
                 .iter()
                 .map(|&w| q16(w, QB, MAX_OUT_WEIGHT as i32))
                 .collect(),
-            out_bias: (f64::from(self.p[b2o]) * f64::from(QA * QB)).round() as i32,
+            out_bias: self.p[b2o..]
+                .iter()
+                .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
+                .collect(),
         }
     }
 }
@@ -409,18 +434,20 @@ fn sample_grad(
     w: &mut Worker,
 ) -> f64 {
     let h = model.h;
-    let (b1o, w2o, b2o) = offsets(h);
+    let (b1o, w2o, b2o) = offsets(h, model.b);
+    let bk = s.bucket(model.b);
     let out = model.forward(feats, s, &mut w.acc);
     let pred = sigmoid(SCALE as f32 * out / cfg.k);
     let err = pred - s.target(cfg.k, cfg.wdl);
     // d loss / d out
     let gy = 2.0 * err * inv_n * pred * (1.0 - pred) * SCALE as f32 / cfg.k;
     let half = 0.5 * gy;
-    let w2 = &model.p[w2o..b2o];
+    let w2 = &model.p[w2o + bk * 2 * h..w2o + (bk + 1) * 2 * h];
     let (gw1, rest) = w.grad.split_at_mut(b1o);
     let (gb1, rest) = rest.split_at_mut(h);
-    let (gw2, gb2) = rest.split_at_mut(2 * h);
-    gb2[0] += gy;
+    let (gw2, gb2) = rest.split_at_mut(b2o - w2o);
+    let gw2 = &mut gw2[bk * 2 * h..(bk + 1) * 2 * h];
+    gb2[bk] += gy;
     for k in 0..4 {
         let c = k & 1;
         let a = &mut w.acc[k * h..(k + 1) * h];
@@ -589,12 +616,12 @@ impl Adam {
         self.t += 1;
         let bc1 = 1.0 - B1.powi(self.t);
         let bc2 = 1.0 - B2.powi(self.t);
-        let (b1o, w2o, b2o) = offsets(model.h);
+        let (b1o, w2o, b2o) = offsets(model.h, model.b);
         let groups = [
             (0, b1o, wd, L1_CLIP),
             (b1o, w2o, 0.0, L1_CLIP),
             (w2o, b2o, wd, OUT_CLIP),
-            (b2o, b2o + 1, 0.0, BIAS_CLIP),
+            (b2o, b2o + model.b, 0.0, BIAS_CLIP),
         ];
         for (lo, hi, decay, clip) in groups {
             let it = model.p[lo..hi]
@@ -780,6 +807,12 @@ fn check_options(opts: &TrainOptions) -> Result<(), String> {
             "hidden width {h} is not a multiple of 16 in 16..={MAX_HIDDEN}"
         ));
     }
+    if !valid_buckets(opts.buckets) {
+        return Err(format!(
+            "{} output buckets: 1 (architecture 1), 2, 4 or 8 (architecture 2)",
+            opts.buckets
+        ));
+    }
     if opts.batch == 0 || opts.epochs == 0 {
         return Err("the batch size and the epochs must be at least 1".into());
     }
@@ -837,6 +870,35 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
         .map_err(|e| format!("cannot start {n} threads: {e}"))
 }
 
+/// Training positions per bucket, and per material count, as one progress line.
+pub fn bucket_histogram(ds: &Dataset, buckets: usize) -> String {
+    let mut counts = [0usize; 13];
+    for s in &ds.train {
+        counts[usize::from(s.material).min(12)] += 1;
+    }
+    let mut per_bucket = vec![0usize; buckets];
+    for (m, &n) in counts.iter().enumerate() {
+        per_bucket[features::bucket_of_count(m, buckets)] += n;
+    }
+    let total = ds.train.len().max(1) as f64;
+    let pct = |n: usize| 100.0 * n as f64 / total;
+    let b: Vec<String> = per_bucket
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| format!("{i}:{n} ({:.1}%)", pct(n)))
+        .collect();
+    let m: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| format!("{i}:{:.1}%", pct(n)))
+        .collect();
+    format!(
+        "training positions per output bucket {}; per rook+horse+cannon count {}",
+        b.join(" "),
+        m.join(" ")
+    )
+}
+
 /// Trains on a loaded dataset.
 pub fn train_on(
     ds: &Dataset,
@@ -868,7 +930,10 @@ pub fn train_on(
     }
     let cfg = LossCfg { k, wdl: opts.wdl };
     let h = opts.hidden;
-    let mut model = Model::init(h, opts.seed);
+    if opts.buckets > 1 {
+        progress(&bucket_histogram(ds, opts.buckets));
+    }
+    let mut model = Model::init(h, opts.buckets, opts.seed);
     let mut adam = Adam::new(model.p.len());
     let mut workers: Vec<Worker> = (0..threads)
         .map(|_| Worker {
@@ -888,7 +953,8 @@ pub fn train_on(
     let mut best_epoch = 0;
     let mut since_best = 0;
     progress(&format!(
-        "epoch 0  valid_loss {initial_valid_loss:.6}  hidden {h}  threads {threads}"
+        "epoch 0  valid_loss {initial_valid_loss:.6}  hidden {h}  buckets {}  threads {threads}",
+        opts.buckets
     ));
 
     let mut order: Vec<u32> = (0..ds.train.len() as u32).collect();
@@ -1208,9 +1274,9 @@ mod tests {
         out
     }
 
-    fn worker(h: usize) -> Worker {
+    fn worker(h: usize, b: usize) -> Worker {
         Worker {
-            grad: vec![0.0; param_count(h)],
+            grad: vec![0.0; param_count(h, b)],
             acc: vec![0.0; 4 * h],
             loss: 0.0,
         }
@@ -1218,40 +1284,65 @@ mod tests {
 
     /// A model of width 16 whose hidden values sit mostly inside (0, 1), so that every
     /// path carries gradient.
-    fn lively_model(seed: u64) -> Model {
-        let mut model = Model::init(16, seed);
-        let (b1o, w2o, b2o) = offsets(16);
+    fn lively_model(seed: u64, b: usize) -> Model {
+        let mut model = Model::init(16, b, seed);
+        let (b1o, w2o, b2o) = offsets(16, b);
         model.p[b1o..w2o].fill(0.4);
         for w in &mut model.p[w2o..b2o] {
             *w *= 4.0;
         }
-        model.p[b2o] = 0.05;
+        for (i, x) in model.p[b2o..].iter_mut().enumerate() {
+            *x = 0.05 - 0.01 * i as f32;
+        }
         model
     }
 
     #[test]
     fn analytic_gradient_matches_finite_differences() {
+        for b in [1, 8] {
+            gradient_check(b);
+        }
+    }
+
+    fn gradient_check(b: usize) {
         let feats = Features::new();
         let samples: Vec<Sample> = samples_of(&random_games(3, 60, 5))
             .into_iter()
             .step_by(6)
             .collect();
-        let model = lively_model(3);
+        let model = lively_model(3, b);
         let cfg = LossCfg { k: 200.0, wdl: 0.3 };
         let idx: Vec<u32> = (0..samples.len() as u32).collect();
-        let mut workers = vec![worker(16), worker(16)];
+        let mut workers = vec![worker(16, b), worker(16, b)];
         let loss = batch_grad(&model, &feats, &samples, &idx, cfg, &mut workers);
         let mean = mean_loss(&model, &feats, &samples, cfg, 1);
         assert!((loss / samples.len() as f64 - mean).abs() < 1e-9);
         let g = workers[0].grad.clone();
-        let (b1o, w2o, b2o) = offsets(16);
+        let (b1o, w2o, b2o) = offsets(16, b);
         let s0 = &samples[0];
         let row = |k: usize, i: usize| feats.table(s0.stm, k)[s0.codes[i] as usize] as usize * 16;
+        // the output layer of the start position's bucket, and of the last sample's
+        let (bk, bl) = (s0.bucket(b), samples[samples.len() - 1].bucket(b));
+        if b > 1 {
+            assert_ne!(bk, bl, "the samples span one bucket only");
+        }
+        // a bucket no sample falls in gets no gradient
+        for other in 0..b {
+            let used = samples.iter().any(|s| s.bucket(b) == other);
+            let lo = w2o + other * 32;
+            let any = g[lo..lo + 32]
+                .iter()
+                .chain([&g[b2o + other]])
+                .any(|&x| x != 0.0);
+            assert_eq!(any, used, "bucket {other}");
+        }
         let params = [
-            b2o,
-            w2o,
-            w2o + 5,
-            w2o + 16 + 3,
+            b2o + bk,
+            b2o + bl,
+            w2o + bk * 32,
+            w2o + bk * 32 + 5,
+            w2o + bk * 32 + 16 + 3,
+            w2o + bl * 32 + 16 + 7,
             b1o,
             b1o + 9,
             row(0, 0),
@@ -1288,12 +1379,12 @@ mod tests {
         let feats = Features::new();
         let samples = samples_of(&random_games(2, 80, 13));
         let idx: Vec<u32> = (0..samples.len() as u32).rev().collect();
-        let model = lively_model(8);
+        let model = lively_model(8, 4);
         let cfg = LossCfg {
             k: 400.0,
             wdl: 0.25,
         };
-        let (mut a, mut b) = (worker(16), worker(16));
+        let (mut a, mut b) = (worker(16, 4), worker(16, 4));
         chunk_grad(&model, &feats, &samples, &idx, cfg, 0.01, &mut a);
         // SAFETY: the CPU has AVX2, checked above.
         unsafe { chunk_grad_avx2(&model, &feats, &samples, &idx, cfg, 0.01, &mut b) };
@@ -1314,6 +1405,7 @@ mod tests {
     /// The quantised net's evaluation, straight from the format's doc, in integers.
     fn integer_eval(net: &Network, s: &Sample) -> i64 {
         let h = net.hidden;
+        let w2 = &net.out_weights[s.bucket(net.buckets) * 2 * h..];
         let stm = if s.stm == 0 { Color::Red } else { Color::Black };
         let mut sum = 0i64;
         for mirror in [false, true] {
@@ -1330,23 +1422,49 @@ mod tests {
                 for (i, &a) in acc.iter().enumerate() {
                     assert!(i16::try_from(a).is_ok(), "accumulator {a} overflows an i16");
                     let c = i64::from(a.clamp(0, QA));
-                    sum += c * c * i64::from(net.out_weights[half * h + i]);
+                    sum += c * c * i64::from(w2[half * h + i]);
                 }
             }
         }
         let (qa, qb) = (i64::from(QA), i64::from(QB));
-        (sum / qa + 2 * i64::from(net.out_bias)) * i64::from(SCALE) / (2 * qa * qb)
+        let bias = net.out_bias[s.bucket(net.buckets)];
+        (sum / qa + 2 * i64::from(bias)) * i64::from(SCALE) / (2 * qa * qb)
     }
 
     #[test]
     fn quantised_net_agrees_with_the_float_model() {
+        for b in [1, 8] {
+            quantised_check(b);
+        }
+    }
+
+    fn quantised_check(b: usize) {
         let feats = Features::new();
-        let samples = samples_of(&random_games(4, 100, 9));
-        let model = lively_model(21);
+        let games = random_games(4, 100, 9);
+        let samples = samples_of(&games);
+        let model = lively_model(21, b);
         let net = model.quantise();
         net.validate().unwrap();
+        assert_eq!(net.buckets, b);
+        // the engine's evaluation (its bucket from the board) is the integer formula (the
+        // bucket from the sample)
+        let mut i = 0;
+        for g in &games {
+            g.replay(|pos, _, _| {
+                let engine = crate::eval::nnue::evaluate_full(&net, pos);
+                assert_eq!(i64::from(engine), integer_eval(&net, &samples[i]));
+                i += 1;
+            })
+            .unwrap();
+        }
+        assert_eq!(i, samples.len());
+        if b > 1 {
+            let used: std::collections::BTreeSet<usize> =
+                samples.iter().map(|s| s.bucket(b)).collect();
+            assert!(used.len() >= 2, "buckets {used:?}");
+        }
         // the float model with the quantised weights: only the integer divisions differ
-        let (b1o, w2o, b2o) = offsets(16);
+        let (b1o, w2o, b2o) = offsets(16, b);
         let mut deq = model.clone();
         for (i, p) in deq.p.iter_mut().enumerate() {
             *p = if i < w2o {
@@ -1359,7 +1477,7 @@ mod tests {
             } else if i < b2o {
                 f32::from(net.out_weights[i - w2o]) / QB as f32
             } else {
-                net.out_bias as f32 / (QA * QB) as f32
+                net.out_bias[i - b2o] as f32 / (QA * QB) as f32
             };
         }
         let (mut worst_deq, mut worst, mut total, mut spread) = (0.0f32, 0.0f32, 0.0, 0.0f32);
@@ -1378,18 +1496,30 @@ mod tests {
             "integer vs dequantised float: {worst_deq} cp"
         );
         // rounding W1 to 1/255 moves this (large-output-weight) model's evaluation by a few
-        // centipawns: 13 at worst over these positions
+        // centipawns: 13 at worst over these positions (one bucket; mean 4.5, worst 15 with
+        // the 8 buckets' other output weights)
         assert!(
-            mean <= 4.0 && worst <= 20.0,
+            mean <= 5.0 && worst <= 20.0,
             "integer vs float: mean {mean}, worst {worst} cp"
         );
     }
 
     #[test]
     fn training_on_material_lowers_the_loss_and_writes_a_loadable_net() {
-        let path = write_games("material.games", &random_games(60, 80, 11));
+        train_material(1);
+    }
+
+    #[test]
+    fn a_bucketed_net_trains_and_writes_a_loadable_net() {
+        train_material(8);
+    }
+
+    fn train_material(buckets: usize) {
+        let name = format!("material-{buckets}");
+        let path = write_games(&format!("{name}.games"), &random_games(60, 80, 11));
         let opts = TrainOptions {
             hidden: 32,
+            buckets,
             epochs: 8,
             batch: 128,
             lr: 0.01,
@@ -1407,18 +1537,27 @@ mod tests {
             "{rep:?}"
         );
         assert_eq!(rep.epochs, 8);
+        assert_eq!(rep.net.buckets, buckets);
         assert_eq!(lines.iter().filter(|l| l.starts_with("epoch ")).count(), 9);
+        assert_eq!(
+            lines.iter().any(|l| l.contains("per output bucket")),
+            buckets > 1
+        );
         assert!(
             // 12 random games hold the validation positions: their loss falls to about 0.6 of
             // the untrained net's (an untrained or broken trainer stays near 1.0)
-            rep.best_valid_loss < 0.7 * rep.initial_valid_loss,
+            // (with 8 buckets, 8 output layers from random weights, each seeing its share of
+            // the positions: 0.89 of it)
+            rep.best_valid_loss < if buckets == 1 { 0.7 } else { 0.95 } * rep.initial_valid_loss,
             "validation loss {} from {}",
             rep.best_valid_loss,
             rep.initial_valid_loss
         );
-        let out = temp_path("material.nnue");
+        let out = temp_path(&format!("{name}.nnue"));
         write_net(&rep.net, &out).unwrap();
-        let back = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(bytes[12], if buckets == 1 { 1 } else { 2 });
+        let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back, rep.net);
         // the same seed and thread count give the same net
         let again = train(&files, &opts, |_| {}).unwrap();
@@ -1441,6 +1580,10 @@ mod tests {
             },
             TrainOptions {
                 k: 0.0,
+                ..TrainOptions::default()
+            },
+            TrainOptions {
+                buckets: 3,
                 ..TrainOptions::default()
             },
         ] {
