@@ -333,25 +333,11 @@ fn made() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_date(secs / 86_400);
+    let (y, m, d) = chariot::tools::matchrun::pgn::civil_from_days((secs / 86_400) as i64);
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .or_else(|_| std::env::var("HOSTNAME"))
         .unwrap_or_default();
     format!("{y:04}-{m:02}-{d:02} {}", host.trim())
-}
-
-/// Year, month and day of a count of days since 1970-01-01 (the proleptic Gregorian calendar).
-fn civil_date(days: u64) -> (i64, u32, u32) {
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// `chariot nnue shards`: checks every shard of a manifest, and regenerates the lost ones.
