@@ -340,3 +340,71 @@ fn a_terminal_on_stdin_gets_the_greeting_first() {
         "{out}"
     );
 }
+
+#[test]
+fn uci_elo_limits_strength_only_with_uci_limitstrength_in_every_dialect() {
+    use chariot::engine::skill;
+    let go = "position startpos moves h2e2 h9g7\ngo depth 30\n";
+    // the lowest rating is level 0: its node budget, whichever dialect names the options
+    let budget = skill::plan(0.0).nodes;
+    for input in [
+        format!(
+            "uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value {}\n{go}",
+            skill::ELO_MIN
+        ),
+        format!(
+            "uci\nsetoption name UCI_Elo value {}\nsetoption name UCI_LimitStrength value true\n{go}",
+            skill::ELO_MIN
+        ),
+        format!(
+            "ucci\nsetoption limitstrength true\nsetoption elo {}\n{go}",
+            skill::ELO_MIN
+        ),
+    ] {
+        let n = nodes_of_search(&run(&input));
+        assert!(
+            n <= budget + 4096,
+            "{n} nodes for level 0's budget {budget}: {input}"
+        );
+    }
+    // a rating in the middle: the level the table gives, between its neighbours' budgets
+    let mid = nodes_of_search(&run(&format!(
+        "uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 2000\n{go}"
+    )));
+    let level = skill::level_for_elo(2000.0);
+    assert!(level > 4.0 && level < 19.0, "level {level}");
+    assert!(
+        mid > budget + 4096 && mid <= skill::plan(level).nodes + 4096,
+        "{mid}"
+    );
+    // UCI_Elo alone, or with the limit switched off again, leaves full strength
+    let depth8 = "position startpos moves h2e2 h9g7\ngo depth 8\n";
+    let full = nodes_of_search(&run(&format!("uci\n{depth8}")));
+    for input in [
+        format!(
+            "uci\nsetoption name UCI_Elo value {}\n{depth8}",
+            skill::ELO_MIN
+        ),
+        format!(
+            "uci\nsetoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value {}\nsetoption name UCI_LimitStrength value false\n{depth8}",
+            skill::ELO_MIN
+        ),
+    ] {
+        assert_eq!(nodes_of_search(&run(&input)), full, "{input}");
+    }
+    // the options are listed with the table's range; a rating outside it is refused
+    let uci = run("uci\nsetoption name UCI_Elo value 99999\nisready\n");
+    let want = format!(
+        "option name UCI_Elo type spin default {} min {} max {}",
+        skill::ELO_MAX,
+        skill::ELO_MIN,
+        skill::ELO_MAX
+    );
+    assert!(uci.contains(&want), "missing {want}: {uci:?}");
+    assert!(uci.contains(&"option name UCI_LimitStrength type check default false".to_string()));
+    assert!(
+        uci.iter()
+            .any(|l| l.starts_with("info string error: bad value '99999'")),
+        "{uci:?}"
+    );
+}

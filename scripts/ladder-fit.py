@@ -147,6 +147,18 @@ def main(argv):
     if not paths:
         sys.exit("usage: scripts/ladder-fit.py [--anchor NAME=ELO] [--prior DRAWS] DIR_OR_JSON...")
     pairs = load(paths)
+    # only players linked to the anchor by games can be rated on its scale
+    linked, grow = {anchor}, True
+    while grow:
+        grow = False
+        for a, b in pairs:
+            if (a in linked) != (b in linked):
+                linked |= {a, b}
+                grow = True
+    apart = sorted({p for k in pairs for p in k} - linked)
+    if apart:
+        print(f"left out (no games linking them to {anchor}): {', '.join(apart)}", file=sys.stderr)
+        pairs = {k: v for k, v in pairs.items() if k[0] in linked and k[1] in linked}
     players, r, se, games = fit(pairs, prior, anchor)
     levels = sorted((int(m.group(1)), i) for i, p in enumerate(players)
                     if (m := re.fullmatch(r"L(\d+)", p)))

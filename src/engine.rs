@@ -74,6 +74,8 @@ pub struct Engine {
     params: Tunables,
     /// Playing strength: `Skill Level` (20: full).
     skill_level: f64,
+    /// `UCI_LimitStrength` with `UCI_Elo`: the rating asked for, which overrides the level.
+    elo_limit: Option<f64>,
     /// Draws the weaker levels' moves.
     skill_rng: crate::book::Rng,
 }
@@ -112,6 +114,7 @@ impl Engine {
             book: BookState::new(),
             params: Tunables::DEFAULT,
             skill_level: skill::MAX_LEVEL,
+            elo_limit: None,
             skill_rng: crate::book::Rng::from_time(),
         }
     }
@@ -344,9 +347,17 @@ impl Engine {
         self.skill_level = f64::from(level).min(skill::MAX_LEVEL);
     }
 
-    /// The level played at (20: full strength).
+    /// `UCI_LimitStrength` / `UCI_Elo`: play at the level rated `elo` on the ladder's scale
+    /// ([`skill::RATED_LEVELS`], clamped to its range); `None` goes back to `Skill Level`.
+    pub fn set_elo_limit(&mut self, elo: Option<i64>) {
+        self.elo_limit = elo.map(|e| e.clamp(skill::ELO_MIN, skill::ELO_MAX) as f64);
+    }
+
+    /// The level played at (20: full strength): `UCI_Elo`'s level when strength is limited,
+    /// else `Skill Level`.
     pub fn strength_level(&self) -> f64 {
-        self.skill_level
+        self.elo_limit
+            .map_or(self.skill_level, skill::level_for_elo)
     }
 
     /// Seeds the draw of the weaker levels' moves (for reproducible games; by default it is

@@ -8,18 +8,66 @@
 //!   shallow look makes;
 //! - **how sure its judgement is**: the search reports its best few lines (MultiPV), and the
 //!   move is drawn among them with a weight that falls with the line's loss against the best
-//!   (`exp(-loss / T)`, `T` from 150 cp at level 0 to 8 cp at level 19), never a line that
-//!   loses more than a cap (from 300 cp at level 0 to 30 cp at level 19) or into a mate; a
+//!   (`exp(-loss / T)`, `T` from 250 cp at level 0 and 120 cp at level 4 to 8 cp at level
+//!   19), never a line that loses more than a cap (from 500 cp at level 0 and 243 cp at level
+//!   4 to 30 cp at level 19) or into a mate; a
 //!   mate the search found, for or against, is played out exactly.
 //!
-//! Fractional levels interpolate every figure, so a rating scale can map onto the ladder
-//! smoothly.
+//! Fractional levels interpolate every figure, so a rating scale maps onto the ladder
+//! smoothly: `UCI_LimitStrength` with `UCI_Elo` picks the level whose measured rating is the
+//! one asked for ([`level_for_elo`], [`RATED_LEVELS`]).
 
 use crate::core::Move;
 use crate::search::mate_plies;
 
 /// Full strength.
 pub const MAX_LEVEL: f64 = 20.0;
+
+/// The ladder's ratings, measured by matches (docs/strength.md, "Strength levels"): (level,
+/// Elo) on a scale anchored at **ElephantEye 3.31 at its default settings = 2000** (10 s +
+/// 0.1 s, one thread). Fitted by `scripts/ladder-fit.py` (maximum likelihood over every
+/// ladder game, then made monotone); strictly increasing in both columns.
+pub const RATED_LEVELS: &[(f64, f64)] = &[
+    (0.0, 334.0),
+    (1.0, 384.0),
+    (2.0, 602.0),
+    (3.0, 630.0),
+    (4.0, 821.0),
+    (5.0, 1042.0),
+    (6.0, 1148.0),
+    (7.0, 1349.0),
+    (8.0, 1455.0),
+    (9.0, 1621.0),
+    (10.0, 1701.0),
+    (12.0, 1959.0),
+    (15.0, 2229.0),
+    (18.0, 2323.0),
+    (20.0, 2634.0),
+];
+
+/// The lowest `UCI_Elo` (the weakest level's rating, rounded down to tens: level 0).
+pub const ELO_MIN: i64 = 330;
+/// The highest `UCI_Elo` (full strength's rating, rounded up to tens: level 20).
+pub const ELO_MAX: i64 = 2640;
+
+/// The level (fractional) whose rating is `elo`, interpolating [`RATED_LEVELS`] linearly;
+/// ratings outside the table give its end levels.
+pub fn level_for_elo(elo: f64) -> f64 {
+    let (first, last) = (RATED_LEVELS[0], RATED_LEVELS[RATED_LEVELS.len() - 1]);
+    if elo <= first.1 {
+        return first.0;
+    }
+    if elo >= last.1 {
+        return last.0;
+    }
+    for w in RATED_LEVELS.windows(2) {
+        let ((l0, e0), (l1, e1)) = (w[0], w[1]);
+        if elo <= e1 {
+            return l0 + (l1 - l0) * (elo - e0) / (e1 - e0);
+        }
+    }
+    last.0
+}
 
 /// What a level does to a search and to the choice of its move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,11 +85,16 @@ pub struct SkillPlan {
 /// The plan of a level in 0..20 (clamped).
 pub fn plan(level: f64) -> SkillPlan {
     let l = level.clamp(0.0, MAX_LEVEL - 1.0);
+    // below level 4 the search barely grows (500 to 2,830 nodes, one or two plies), and
+    // levels 0 and 1, 2 and 3 measured alike (49-2-49 and 44-4-52 over 100 games); their
+    // choice loosens instead, more the lower the level, up to a 250 cp temperature and a
+    // 500 cp cap at level 0 (a minor piece can be dropped, a rook not)
+    let low = (4.0 - l).max(0.0) / 4.0;
     SkillPlan {
         nodes: (500.0 * 2f64.powf(l / 1.6)).round() as u64,
         lines: 4,
-        temperature: 150.0 - (150.0 - 8.0) * l / 19.0,
-        max_loss: (300.0 - (300.0 - 30.0) * l / 19.0).round() as i32,
+        temperature: 150.0 - (150.0 - 8.0) * l / 19.0 + 100.0 * low,
+        max_loss: (300.0 - (300.0 - 30.0) * l / 19.0 + 200.0 * low).round() as i32,
     }
 }
 
@@ -113,6 +166,31 @@ mod tests {
         }
         assert!(plan(0.0).nodes == 500 && plan(19.0).nodes > 1_000_000);
         assert_eq!(plan(-3.0), plan(0.0));
+    }
+
+    #[test]
+    fn ratings_map_onto_the_ladder_monotonically() {
+        for w in RATED_LEVELS.windows(2) {
+            assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{w:?}");
+        }
+        let (first, last) = (RATED_LEVELS[0], RATED_LEVELS[RATED_LEVELS.len() - 1]);
+        assert!(first.0 == 0.0 && last.0 == MAX_LEVEL);
+        assert!(ELO_MIN as f64 <= first.1 && (ELO_MIN as f64) > first.1 - 10.0);
+        assert!(ELO_MAX as f64 >= last.1 && (ELO_MAX as f64) < last.1 + 10.0);
+        assert_eq!(level_for_elo(ELO_MIN as f64), 0.0);
+        assert_eq!(level_for_elo(ELO_MAX as f64), MAX_LEVEL);
+        let mut prev = -1.0;
+        for elo in first.1.ceil() as i64..=last.1.floor() as i64 {
+            let l = level_for_elo(elo as f64);
+            assert!(l > prev, "UCI_Elo {elo} gives level {l}, not above {prev}");
+            prev = l;
+        }
+        // every knot maps back to its level; the ends clamp
+        for &(l, e) in RATED_LEVELS {
+            assert!((level_for_elo(e) - l).abs() < 1e-9);
+        }
+        assert_eq!(level_for_elo(-5000.0), 0.0);
+        assert_eq!(level_for_elo(9999.0), MAX_LEVEL);
     }
 
     #[test]

@@ -65,6 +65,9 @@ struct Settings {
     overhead: Duration,
     multipv: usize,
     show_wdl: bool,
+    /// `UCI_LimitStrength` and `UCI_Elo` (kept apart so either may come first).
+    limit_strength: bool,
+    elo: i64,
     draw_accept: i32,
     resign: bool,
     debug: bool,
@@ -180,6 +183,8 @@ pub fn run_with(start: Start) {
             overhead: Duration::from_millis(30),
             multipv: 1,
             show_wdl: false,
+            limit_strength: false,
+            elo: crate::engine::skill::ELO_MAX,
             draw_accept: 0,
             resign: true,
             debug: false,
@@ -314,6 +319,13 @@ impl Session {
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
         }
+    }
+
+    /// Hands `UCI_LimitStrength` / `UCI_Elo` to the engine: the rating when strength is
+    /// limited, else none (`Skill Level` rules).
+    fn apply_strength_limit(&self) {
+        let elo = self.settings.limit_strength.then_some(self.settings.elo);
+        self.engine_lock().set_elo_limit(elo);
     }
 
     /// Handles one line; false to quit.
@@ -500,6 +512,10 @@ impl Session {
                     "threads" => self.engine_lock().set_threads(n as usize),
                     "multipv" => self.settings.multipv = n as usize,
                     "skilllevel" => self.engine_lock().set_skill_level(n as u8),
+                    "elo" => {
+                        self.settings.elo = n;
+                        self.apply_strength_limit();
+                    }
                     "moveoverhead" => self.settings.overhead = Duration::from_millis(n as u64),
                     "drawacceptscore" => self.settings.draw_accept = n as i32,
                     _ => {}
@@ -510,6 +526,10 @@ impl Session {
                 Some(b) => match key {
                     "usemillisec" => self.settings.use_millisec = b,
                     "showwdl" => self.settings.show_wdl = b,
+                    "limitstrength" => {
+                        self.settings.limit_strength = b;
+                        self.apply_strength_limit();
+                    }
                     "resign" => self.settings.resign = b,
                     "debug" => self.settings.debug = b,
                     "usenn" => {

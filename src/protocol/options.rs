@@ -58,6 +58,23 @@ pub const OPTIONS: &[OptionDef] = &[
         doc: "playing strength: 20 is full; below, a smaller search and a move drawn among its best few lines (docs/strength.md)",
     },
     OptionDef {
+        uci: "UCI_LimitStrength",
+        ucci: "limitstrength",
+        kind: Kind::Check,
+        default: "false",
+        doc: "play at the rating UCI_Elo asks for (it then overrides Skill Level)",
+    },
+    OptionDef {
+        uci: "UCI_Elo",
+        ucci: "elo",
+        kind: Kind::Spin {
+            min: crate::engine::skill::ELO_MIN,
+            max: crate::engine::skill::ELO_MAX,
+        },
+        default: "2640",
+        doc: "the rating to play at with UCI_LimitStrength, on a scale where ElephantEye 3.31 at its defaults is 2000 (docs/strength.md)",
+    },
+    OptionDef {
         uci: "Move Overhead",
         ucci: "moveoverhead",
         kind: Kind::Spin { min: 0, max: 5000 },
