@@ -407,3 +407,45 @@ fn a_lost_mate_is_at_least_an_inaccuracy_and_a_kept_mate_is_not_flagged() {
     assert_eq!(g.moves[0].mate_flag, Some(analyze::MateFlag::Lost));
     assert!(g.moves[0].class >= Class::Inaccuracy);
 }
+
+#[test]
+fn no_progress_bar_off_a_terminal_and_json_to_stdout_replaces_the_table() {
+    let d = dir("analyze-stdout");
+    let pgn = d.join("game.pgn");
+    std::fs::write(&pgn, format!("{BLUNDER}\n{MATE}")).unwrap();
+    let json = d.join("r.json");
+    let o = chariot(&[
+        "analyze",
+        pgn.to_str().unwrap(),
+        "--nodes",
+        "2000",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    // stderr is a pipe here: not one byte of a progress bar
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("炮五进四"));
+    let o = chariot(&[
+        "analyze",
+        pgn.to_str().unwrap(),
+        "--nodes",
+        "2000",
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success());
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // the JSON alone on stdout, the same as the file's
+    assert_eq!(o.stdout, std::fs::read(&json).unwrap());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+}

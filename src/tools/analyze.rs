@@ -56,8 +56,10 @@ use crate::records::{Entry, Game};
 use crate::rules::classify::{MoveKind, classify};
 use crate::rules::{GameResult, RuleSet, adjudicate};
 use crate::tools::judge;
+use crate::tools::progress::Progress;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::cell::Cell;
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -526,6 +528,22 @@ fn move_events(pos: &mut Position, m: Move) -> Vec<RulesEvent> {
 
 /// Reviews one game.
 pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameReview, String> {
+    analyze_game_with(game, source, s, &|| {})
+}
+
+/// The positions a game's review searches at most: one per move and the last position
+/// (fewer when the game ends before its last recorded move).
+pub fn positions(game: &Game) -> usize {
+    game.moves.len() + 1
+}
+
+/// Reviews one game, calling `searched_one` after each position's search.
+fn analyze_game_with(
+    game: &Game,
+    source: &str,
+    s: &Settings,
+    searched_one: &dyn Fn(),
+) -> Result<GameReview, String> {
     let entry: Entry = Ok(game.clone());
     let j = judge::judge_record(&entry, s.rules)?;
     let played = if j.verdict.is_over() {
@@ -542,6 +560,7 @@ pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameRevie
     let mut searched = Vec::with_capacity(played + 1);
     for ply in 0..=played {
         searched.push(search(&mut engine, s, game, ply)?);
+        searched_one();
     }
     let mut pos = game.start.clone();
     let mut moves = Vec::with_capacity(played);
@@ -657,18 +676,25 @@ pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameRevie
 }
 
 /// Reviews games in parallel (each on its own one-thread engine), in input order. A game
-/// that fails gives its one-line error in its place.
+/// that fails gives its one-line error in its place. `progress` counts each position as it
+/// is searched and each game as it ends (with the positions it did not search, so the
+/// count reaches the sum of [`positions`]).
 pub fn analyze_games(
     games: &[(String, Game)],
     s: &Settings,
-    on_done: impl Fn() + Sync,
+    progress: &Progress,
 ) -> Vec<Result<GameReview, String>> {
     games
         .par_iter()
         .map(|(source, g)| {
-            let r =
-                analyze_game(g, source, s).map_err(|e| format!("{source}: game {}: {e}", g.number));
-            on_done();
+            let count = Cell::new(0);
+            let r = analyze_game_with(g, source, s, &|| {
+                count.set(count.get() + 1);
+                progress.positions(1);
+            })
+            .map_err(|e| format!("{source}: game {}: {e}", g.number));
+            progress.positions(positions(g).saturating_sub(count.get()));
+            progress.game();
             r
         })
         .collect()
