@@ -375,6 +375,10 @@ fn a_move_into_mate_and_a_move_that_lets_the_mate_slip_are_flagged() {
     let pgn = analyze::pgn(&g, "x");
     assert!(pgn.contains("blunder, mate allowed (#-1)"), "{pgn}");
     assert!(pgn.contains("blunder, mate lost (#1); best"), "{pgn}");
+    // the tooltips name the flags, and the graph stays well-formed
+    let svg = analyze::svg(&g);
+    assert!(svg.contains("mate lost (#1)"), "{svg}");
+    well_formed(&svg).unwrap();
     let json = analyze::to_json(&analyze::report(vec![g], &settings()));
     assert!(json.contains("\"mate_flag\": \"allowed\""), "{json}");
     assert!(json.contains("\"mate_flag\": \"lost\""), "{json}");
