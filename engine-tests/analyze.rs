@@ -337,3 +337,119 @@ fn a_real_games_repetition_verdict_sits_at_its_ply_with_clauses_and_chases() {
     assert!(pgn.trim_end().ends_with("1/2-1/2"));
     assert!(analyze::table(&g).contains("; recorded 1/2-1/2"));
 }
+
+/// 吕钦 – 邬正伟 after 20 moves (Red to move, about level): 炮六退一 (d2d1) takes the cannon
+/// off the d file and lets 炮７进７ (c7c0) mate at once (the d0 advisor is the screen, the
+/// king is boxed in by its own pieces).
+const NEAR_MATE: &str = "4kab2/4a4/2c1b4/4p3p/3r1np2/5R3/P3P1P1P/3CB1N2/4A4/3AK1B2 w - - 6 21";
+
+fn from_fen(fen: &str, moves: &str) -> analyze::GameReview {
+    review(&format!("[FEN \"{fen}\"]\n\n{moves} *\n"))
+}
+
+#[test]
+fn a_move_into_mate_and_a_move_that_lets_the_mate_slip_are_flagged() {
+    let g = from_fen(NEAR_MATE, "21. d2d1 c7a7");
+    let (red, black) = (&g.moves[0], &g.moves[1]);
+    // before the blunder nobody is mating; after it Black mates in one
+    assert!(
+        red.before.mate.is_none() && red.before.cp.is_some(),
+        "{red:?}"
+    );
+    assert_eq!(red.after.mate, Some(-1), "{red:?}");
+    assert_eq!(red.mate_flag, Some(analyze::MateFlag::Allowed));
+    assert_eq!(red.class, Class::Blunder);
+    // Black had the mate and played a quiet cannon move instead: no mate after it
+    assert_eq!(black.before.mate, Some(1), "{black:?}");
+    assert_eq!(black.best_iccs, "c7c0");
+    assert!(black.after.mate.is_none(), "{black:?}");
+    assert_eq!(black.mate_flag, Some(analyze::MateFlag::Lost));
+    assert_eq!(black.class, Class::Blunder);
+    assert_eq!((g.red.mates_allowed, g.red.mates_lost), (1, 0));
+    assert_eq!((g.black.mates_allowed, g.black.mates_lost), (0, 1));
+    // the words in the table, the PGN comment and the JSON
+    let table = analyze::table(&g);
+    assert!(table.contains("mate allowed (#-1)"), "{table}");
+    assert!(table.contains("mate lost (#1)"), "{table}");
+    assert!(table.contains("1 mates lost, 0 mates allowed"), "{table}");
+    let pgn = analyze::pgn(&g, "x");
+    assert!(pgn.contains("blunder, mate allowed (#-1)"), "{pgn}");
+    assert!(pgn.contains("blunder, mate lost (#1); best"), "{pgn}");
+    // the tooltips name the flags, and the graph stays well-formed
+    let svg = analyze::svg(&g);
+    assert!(svg.contains("mate lost (#1)"), "{svg}");
+    well_formed(&svg).unwrap();
+    let json = analyze::to_json(&analyze::report(vec![g], &settings()));
+    assert!(json.contains("\"mate_flag\": \"allowed\""), "{json}");
+    assert!(json.contains("\"mate_flag\": \"lost\""), "{json}");
+}
+
+#[test]
+fn a_lost_mate_is_at_least_an_inaccuracy_and_a_kept_mate_is_not_flagged() {
+    // Black mates, as it should: the mating move is not flagged
+    let g = from_fen(NEAR_MATE, "21. d2d1 c7c0");
+    assert_eq!(g.moves[1].mate_flag, None, "{:?}", g.moves[1]);
+    assert_eq!(g.result, "black-wins");
+    // Black's rook to d4 lets the mate go but stays far ahead: the drop alone says less
+    // than an inaccuracy, the lost mate makes it one
+    let g = from_fen(NEAR_MATE, "21. d2d1 d5d4");
+    let m = &g.moves[1];
+    assert_eq!(m.mate_flag, Some(analyze::MateFlag::Lost), "{m:?}");
+    assert!(m.drop < analyze::INACCURACY, "{m:?}");
+    assert_eq!(m.class, Class::Inaccuracy);
+    // a mate in 2 with two first moves (the tactics suite's sp1-2-74-m2): the engine picks
+    // 马三进五 (g6e7); the other, 马三进四 (g6f8), keeps the mate, is not the engine's best,
+    // and is not flagged, while a quiet pawn move lets the mate go
+    let mate2 = "1Rbk2b2/9/3ar4/3RC1N1p/9/P4pp2/4P3P/4B4/9/3AKAB2 w - - 0 1";
+    let g = from_fen(mate2, "1. g6f8");
+    let m = &g.moves[0];
+    assert_eq!(m.best_iccs, "g6e7");
+    assert_eq!(m.after.mate, Some(1), "{m:?}");
+    assert_eq!(m.mate_flag, None);
+    assert!(!analyze::table(&g).contains("mate lost"));
+    let g = from_fen(mate2, "1. a4a5");
+    assert_eq!(g.moves[0].mate_flag, Some(analyze::MateFlag::Lost));
+    assert!(g.moves[0].class >= Class::Inaccuracy);
+}
+
+#[test]
+fn no_progress_bar_off_a_terminal_and_json_to_stdout_replaces_the_table() {
+    let d = dir("analyze-stdout");
+    let pgn = d.join("game.pgn");
+    std::fs::write(&pgn, format!("{BLUNDER}\n{MATE}")).unwrap();
+    let json = d.join("r.json");
+    let o = chariot(&[
+        "analyze",
+        pgn.to_str().unwrap(),
+        "--nodes",
+        "2000",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    // stderr is a pipe here: not one byte of a progress bar
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("炮五进四"));
+    let o = chariot(&[
+        "analyze",
+        pgn.to_str().unwrap(),
+        "--nodes",
+        "2000",
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success());
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // the JSON alone on stdout, the same as the file's
+    assert_eq!(o.stdout, std::fs::read(&json).unwrap());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+}

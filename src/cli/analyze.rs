@@ -3,10 +3,10 @@
 use chariot::records;
 use chariot::rules::RuleSet;
 use chariot::tools::analyze::{self, Budget, Notation, Settings};
+use chariot::tools::progress::Progress;
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -28,7 +28,7 @@ pub struct AnalyzeArgs {
     /// Move notation of the table and the PGN: chinese, wxf or iccs.
     #[arg(long, default_value = "chinese")]
     notation: String,
-    /// Write the review as JSON to FILE.
+    /// Write the review as JSON to FILE; `-` writes it to stdout instead of the table.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Write the annotated games as one PGN (UTF-8) to FILE.
@@ -40,6 +40,10 @@ pub struct AnalyzeArgs {
     /// Skip games that cannot be read (a warning each) instead of stopping.
     #[arg(long)]
     skip_bad: bool,
+    /// No progress bar (it is drawn on stderr only when stderr is a terminal, and never
+    /// with `--json -`).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
@@ -76,31 +80,32 @@ pub fn run(a: AnalyzeArgs) -> Result<(), String> {
     if games.is_empty() {
         return Err("no games to analyse".into());
     }
-    let total = games.len();
-    let done = AtomicUsize::new(0);
-    let progress = std::io::stderr().is_terminal() && total > 1;
-    let results = analyze::analyze_games(&games, &settings, || {
-        let k = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if progress {
-            eprint!("\ranalysed {k}/{total} games");
-        }
-    });
-    if progress {
-        eprintln!();
-    }
+    let json_stdout = a.json.as_deref() == Some(Path::new("-"));
+    let positions = games.iter().map(|(_, g)| analyze::positions(g)).sum();
+    let progress = Progress::new(
+        std::io::stderr().is_terminal() && !a.quiet && !json_stdout,
+        positions,
+        games.len(),
+    );
+    let results = analyze::analyze_games(&games, &settings, &progress);
+    progress.finish();
     let mut reviews = Vec::with_capacity(results.len());
     for r in results {
         reviews.push(r?);
     }
-    for (i, g) in reviews.iter().enumerate() {
-        if i > 0 {
-            out!("");
+    if !json_stdout {
+        for (i, g) in reviews.iter().enumerate() {
+            if i > 0 {
+                out!("");
+            }
+            super::write_out(format_args!("{}", analyze::table(g)));
         }
-        super::write_out(format_args!("{}", analyze::table(g)));
     }
     let report = analyze::report(reviews, &settings);
-    if let Some(path) = &a.json {
-        write(path, &analyze::to_json(&report))?;
+    match &a.json {
+        Some(_) if json_stdout => super::write_out(format_args!("{}", analyze::to_json(&report))),
+        Some(path) => write(path, &analyze::to_json(&report))?,
+        None => {}
     }
     if let Some(path) = &a.pgn {
         let text: String = report

@@ -22,6 +22,18 @@
 //! | `mistake`    | 0.10 ≤ drop < 0.20 (NAG `$2`, `?`)                                  |
 //! | `blunder`    | drop ≥ 0.20 (NAG `$4`, `??`)                                        |
 //!
+//! **Mates lost and allowed.** A move other than the engine's best is flagged
+//! [`MateFlag::Lost`] when the engine saw a forced mate for the mover before it and sees
+//! none after it (a finished game the mover won still counts as kept), and
+//! [`MateFlag::Allowed`] when after it the mover is getting mated and was not before (both
+//! at once read as allowed). Such a move is classed by its drop as any other, but a lost mate
+//! is at least an inaccuracy and an allowed mate at least a mistake. With the WDL model a
+//! lost mate that leaves +6 pawns or more is so an inaccuracy (its drop alone is under 0.10,
+//! under 0.05 from +8), +4 to +6 a mistake, less a blunder: the shape of Lichess's rule
+//! (inaccuracy while still winning big, mistake while clearly better, otherwise blunder;
+//! its steps are +10 and +7). The engine's own best move is never flagged: a mate that
+//! vanishes along the engine's line is its search horizon, not the player's error.
+//!
 //! Lichess counts in winning chances (−1 to 1, twice the scale) with 0.1 / 0.2 / 0.3, which is
 //! 0.05 / 0.10 / 0.15 in expected points; the larger blunder step used here keeps a move that
 //! only turns a good position into an unclear one a mistake. "Only move" needs the second-best
@@ -44,8 +56,10 @@ use crate::records::{Entry, Game};
 use crate::rules::classify::{MoveKind, classify};
 use crate::rules::{GameResult, RuleSet, adjudicate};
 use crate::tools::judge;
+use crate::tools::progress::Progress;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::cell::Cell;
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -107,8 +121,8 @@ pub struct Settings {
     pub notation: Notation,
 }
 
-/// A move's class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// A move's class, from the best to the worst (`max` is the graver).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Class {
     OnlyMove,
@@ -151,6 +165,60 @@ impl Class {
             _ if drop >= INACCURACY => Class::Inaccuracy,
             _ => Class::Good,
         }
+    }
+}
+
+/// A forced mate that a move let slip, or walked into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MateFlag {
+    /// Before the move the mover had a forced mate; after it, no mate (and no won game).
+    Lost,
+    /// After the move the mover is getting mated; before it, it was not.
+    Allowed,
+}
+
+impl MateFlag {
+    /// The words of the table and the PGN comment.
+    pub fn name(self) -> &'static str {
+        match self {
+            MateFlag::Lost => "mate lost",
+            MateFlag::Allowed => "mate allowed",
+        }
+    }
+
+    /// The least class of a move so flagged.
+    pub fn least_class(self) -> Class {
+        match self {
+            MateFlag::Lost => Class::Inaccuracy,
+            MateFlag::Allowed => Class::Mistake,
+        }
+    }
+
+    /// The flag of a move played from `before` to `after` (both from the mover's view), or
+    /// none; the caller leaves the engine's best move out.
+    pub fn of(before: Eval, after: Eval) -> Option<MateFlag> {
+        let mates = |e: Eval| e.mate.is_some_and(|m| m > 0);
+        let mated = |e: Eval| e.mate.is_some_and(|m| m <= 0);
+        let won = |e: Eval| mates(e) || e.decided == Some(true);
+        let lost = |e: Eval| mated(e) || e.decided == Some(false);
+        if mated(after) && !lost(before) {
+            Some(MateFlag::Allowed)
+        } else if mates(before) && !won(after) {
+            Some(MateFlag::Lost)
+        } else {
+            None
+        }
+    }
+
+    /// The flag with the mate count that matters: the one lost (`#3`) or the one allowed
+    /// (`#-2`).
+    fn describe(self, before: Eval, after: Eval) -> String {
+        let e = match self {
+            MateFlag::Lost => before,
+            MateFlag::Allowed => after,
+        };
+        format!("{} ({})", self.name(), e.short())
     }
 }
 
@@ -296,6 +364,9 @@ pub struct MoveReview {
     /// The drop in expected points (0 when the move gained).
     pub drop: f64,
     pub class: Class,
+    /// A forced mate lost or allowed by this move (absent when neither).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate_flag: Option<MateFlag>,
     /// Per-move accuracy (0..100).
     pub accuracy: f64,
     /// The engine's best move (notation asked for, and ICCS) and its line.
@@ -317,6 +388,9 @@ pub struct SideSummary {
     pub blunders: usize,
     pub best: usize,
     pub only_moves: usize,
+    /// Moves that let a forced mate slip, and moves that walked into one.
+    pub mates_lost: usize,
+    pub mates_allowed: usize,
 }
 
 /// One game reviewed.
@@ -454,6 +528,22 @@ fn move_events(pos: &mut Position, m: Move) -> Vec<RulesEvent> {
 
 /// Reviews one game.
 pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameReview, String> {
+    analyze_game_with(game, source, s, &|| {})
+}
+
+/// The positions a game's review searches at most: one per move and the last position
+/// (fewer when the game ends before its last recorded move).
+pub fn positions(game: &Game) -> usize {
+    game.moves.len() + 1
+}
+
+/// Reviews one game, calling `searched_one` after each position's search.
+fn analyze_game_with(
+    game: &Game,
+    source: &str,
+    s: &Settings,
+    searched_one: &dyn Fn(),
+) -> Result<GameReview, String> {
     let entry: Entry = Ok(game.clone());
     let j = judge::judge_record(&entry, s.rules)?;
     let played = if j.verdict.is_over() {
@@ -470,6 +560,7 @@ pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameRevie
     let mut searched = Vec::with_capacity(played + 1);
     for ply in 0..=played {
         searched.push(search(&mut engine, s, game, ply)?);
+        searched_one();
     }
     let mut pos = game.start.clone();
     let mut moves = Vec::with_capacity(played);
@@ -484,7 +575,13 @@ pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameRevie
         let after = next.eval.flip();
         let drop = round4((before.expected - after.expected).max(0.0));
         let is_best = here.best == Some(m);
+        let mate_flag = if is_best {
+            None
+        } else {
+            MateFlag::of(before, after)
+        };
         let class = Class::of(is_best, here.only, drop);
+        let class = mate_flag.map_or(class, |f| class.max(f.least_class()));
         let accuracy = if is_best {
             100.0
         } else {
@@ -532,6 +629,7 @@ pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameRevie
             },
             drop,
             class,
+            mate_flag,
             accuracy,
             best,
             best_iccs: here.best.map(|b| b.to_string()).unwrap_or_default(),
@@ -551,6 +649,14 @@ pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameRevie
             blunders: count(Class::Blunder),
             best: count(Class::Best) + count(Class::OnlyMove),
             only_moves: count(Class::OnlyMove),
+            mates_lost: mine
+                .iter()
+                .filter(|r| r.mate_flag == Some(MateFlag::Lost))
+                .count(),
+            mates_allowed: mine
+                .iter()
+                .filter(|r| r.mate_flag == Some(MateFlag::Allowed))
+                .count(),
         }
     };
     let (red, black) = (summary("red"), summary("black"));
@@ -570,18 +676,25 @@ pub fn analyze_game(game: &Game, source: &str, s: &Settings) -> Result<GameRevie
 }
 
 /// Reviews games in parallel (each on its own one-thread engine), in input order. A game
-/// that fails gives its one-line error in its place.
+/// that fails gives its one-line error in its place. `progress` counts each position as it
+/// is searched and each game as it ends (with the positions it did not search, so the
+/// count reaches the sum of [`positions`]).
 pub fn analyze_games(
     games: &[(String, Game)],
     s: &Settings,
-    on_done: impl Fn() + Sync,
+    progress: &Progress,
 ) -> Vec<Result<GameReview, String>> {
     games
         .par_iter()
         .map(|(source, g)| {
-            let r =
-                analyze_game(g, source, s).map_err(|e| format!("{source}: game {}: {e}", g.number));
-            on_done();
+            let count = Cell::new(0);
+            let r = analyze_game_with(g, source, s, &|| {
+                count.set(count.get() + 1);
+                progress.positions(1);
+            })
+            .map_err(|e| format!("{source}: game {}: {e}", g.number));
+            progress.positions(positions(g).saturating_sub(count.get()));
+            progress.game();
             r
         })
         .collect()
@@ -653,6 +766,9 @@ pub fn table(g: &GameReview) -> String {
         } else {
             m.best.clone()
         };
+        if let Some(f) = m.mate_flag {
+            let _ = write!(best, " {}", f.describe(m.before, m.after));
+        }
         for e in &m.events {
             if e.kind == "end" {
                 let _ = write!(best, " [{}]", e.chinese);
@@ -687,6 +803,14 @@ pub fn table(g: &GameReview) -> String {
             side.mistakes,
             side.blunders
         );
+        if side.mates_lost + side.mates_allowed > 0 {
+            s.pop();
+            let _ = writeln!(
+                s,
+                ", {} mates lost, {} mates allowed",
+                side.mates_lost, side.mates_allowed
+            );
+        }
     }
     let recorded = pgn_tag(&g.tags, "Result")
         .filter(|&r| r != "*" && r != pgn_result(&g.result))
@@ -765,6 +889,9 @@ pub fn pgn(g: &GameReview, budget: &str) -> String {
             let _ = write!(text, " {nag}");
         }
         let mut c = format!("[%eval {}] {}", m.red_after.pgn(), m.class.name());
+        if let Some(f) = m.mate_flag {
+            let _ = write!(c, ", {}", f.describe(m.before, m.after));
+        }
         if m.best_iccs != m.iccs && !m.best.is_empty() {
             let _ = write!(c, "; best {}", m.best);
             if m.line.len() > 1 {
@@ -908,11 +1035,14 @@ pub fn svg(g: &GameReview) -> String {
             x(m.ply),
             y(m.red_after.expected),
             xml_escape(&format!(
-                "{}. {} {}: {} (drop {:.2}; best {})",
+                "{}. {} {}: {}{} (drop {:.2}; best {})",
                 m.number,
                 m.san,
                 m.side,
                 m.class.name(),
+                m.mate_flag
+                    .map(|f| format!(", {}", f.describe(m.before, m.after)))
+                    .unwrap_or_default(),
                 m.drop,
                 m.best
             ))
@@ -936,6 +1066,34 @@ mod tests {
         assert_eq!(Class::of(false, false, 0.10), Class::Mistake);
         assert_eq!(Class::of(false, false, 0.20), Class::Blunder);
         assert_eq!(Class::Blunder.nag(), Some("$4"));
+        assert_eq!(Class::Good.max(Class::Inaccuracy), Class::Inaccuracy);
+        assert_eq!(Class::Blunder.max(Class::Mistake), Class::Blunder);
+    }
+
+    #[test]
+    fn mates_lost_and_allowed_are_told_apart() {
+        let mate_in_2 = Eval::of_score(MATE - 3);
+        let mated_in_1 = Eval::of_score(-(MATE - 2));
+        let big = Eval::of_score(900);
+        let level = Eval::of_score(10);
+        let won = Eval::of_result(GameResult::RedWins, Color::Red);
+        assert_eq!(mated_in_1.mate, Some(-1));
+        assert_eq!(MateFlag::of(mate_in_2, big), Some(MateFlag::Lost));
+        assert_eq!(MateFlag::of(mate_in_2, level), Some(MateFlag::Lost));
+        assert_eq!(MateFlag::of(mate_in_2, mate_in_2), None);
+        assert_eq!(MateFlag::of(mate_in_2, won), None);
+        assert_eq!(MateFlag::of(level, mated_in_1), Some(MateFlag::Allowed));
+        assert_eq!(MateFlag::of(mate_in_2, mated_in_1), Some(MateFlag::Allowed));
+        assert_eq!(MateFlag::of(mated_in_1, mated_in_1), None);
+        assert_eq!(MateFlag::of(level, big), None);
+        // the floor matters where the drop alone says less: a lost mate that leaves +9
+        let drop = mate_in_2.expected - big.expected;
+        assert!(drop < INACCURACY, "{drop}");
+        assert_eq!(MateFlag::Lost.describe(mate_in_2, big), "mate lost (#2)");
+        assert_eq!(
+            MateFlag::Allowed.describe(level, mated_in_1),
+            "mate allowed (#-1)"
+        );
     }
 
     #[test]
