@@ -53,7 +53,7 @@ use crate::core::notation::{to_chinese, to_iccs, to_wxf};
 use crate::core::{Color, Move, Position};
 use crate::engine::{Engine, Limits, Options, Score, wdl};
 use crate::records::{Entry, Game};
-use crate::rules::classify::{MoveKind, classify};
+use crate::rules::classify::{MoveKind, classify_under};
 use crate::rules::{GameResult, RuleSet, adjudicate};
 use crate::tools::judge;
 use crate::tools::progress::Progress;
@@ -510,9 +510,9 @@ fn search(engine: &mut Engine, s: &Settings, game: &Game, ply: usize) -> Result<
     })
 }
 
-/// The rules events of the move `m` in `pos` (checks, mate threats, chases).
-fn move_events(pos: &mut Position, m: Move) -> Vec<RulesEvent> {
-    let c = classify(pos, m);
+/// The rules events of the move `m` in `pos` (checks, mate threats, chases) under `rules`.
+fn move_events(pos: &mut Position, m: Move, rules: RuleSet) -> Vec<RulesEvent> {
+    let c = classify_under(pos, m, rules);
     if c.kind == MoveKind::Idle {
         return Vec::new();
     }
@@ -601,7 +601,7 @@ fn analyze_game_with(
             let best = here.best.map(|b| s.notation.write(&pos, b));
             (best.unwrap_or_default(), line)
         };
-        let mut events = move_events(&mut pos, m);
+        let mut events = move_events(&mut pos, m, s.rules);
         pos.make_move(m);
         if i + 1 == played && j.verdict.is_over() {
             events.push(RulesEvent {
@@ -1102,6 +1102,41 @@ mod tests {
         assert!(move_accuracy(100.0) < 1.0);
         assert_eq!(side_accuracy(&[100.0, 100.0]), 100.0);
         assert!(side_accuracy(&[100.0, 0.0]) < 30.0);
+    }
+
+    #[test]
+    fn rules_events_follow_the_chosen_rule_set() {
+        // casebook A02 after d5d8 e8d9: d8d5 uncovers the rook b8 on the black rook f8, frozen
+        // on the leg of the horse g8 and protected by the horse h7: no chase by the CXA
+        // exchange count, a chase of a piece that cannot escape under the Asian rules
+        let fen = "3ak4/1R1C1rN2/7n1/9/9/9/9/9/9/3K5 w - - 0 1";
+        let mut pos = Position::from_fen(fen).unwrap();
+        let m = Move::parse_iccs("d8d5").unwrap();
+        assert!(move_events(&mut pos, m, RuleSet::Cxa).is_empty());
+        let axf = move_events(&mut pos, m, RuleSet::Axf);
+        assert_eq!((axf.len(), axf[0].kind.as_str()), (1, "chase"));
+        assert_eq!(axf[0].victims, ["f8"]);
+        assert_eq!(pos.fen(), Position::from_fen(fen).unwrap().fen());
+        // a whole review (casebook A01's moves): the advisor's e8d9 chases the horse g8 under
+        // the CXA rules (it takes away the cannon's recapture on g8) and is idle under the
+        // Asian rules, where the frozen rook's attack on its horse is no chase
+        let pgn = "[FEN \"4k4/1R2arN2/9/9/3C5/9/9/9/9/3K5 w - - 0 1\"]\n\n1. d5d8 e8d9 2. d8d5 *\n";
+        let game = crate::records::read_text(pgn, "a01.pgn")
+            .remove(0)
+            .unwrap_or_else(|b| panic!("{}", b.error));
+        let events = |rules| {
+            let s = Settings {
+                budget: Budget::Nodes(300),
+                rules,
+                hash_mib: 1,
+                notation: Notation::Iccs,
+            };
+            let g = analyze_game(&game, "a01.pgn", &s).unwrap();
+            let kinds = |r: &MoveReview| r.events.iter().map(|e| e.kind.clone()).collect();
+            g.moves.iter().map(kinds).collect::<Vec<Vec<String>>>()
+        };
+        assert_eq!(events(RuleSet::Cxa), [["chase"], ["chase"], ["chase"]]);
+        assert_eq!(events(RuleSet::Axf), [vec!["chase"], vec![], vec!["chase"]]);
     }
 
     #[test]
