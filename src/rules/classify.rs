@@ -392,6 +392,67 @@ pub fn explain_chase(pos: &mut Position, victim: Square) -> String {
     text
 }
 
+/// What the capture `from` → `to` (`attacker` takes `victim`) by the side to move threatens
+/// under `rules`, before 29.4 and shared roots are weighed: `None` when it is no threat at
+/// all (a victim worth nothing or a king, 25.2; a king or a pawn capturing by itself, 27.1,
+/// 27.2; a victim of the attacker's type that could take it back, an exchange offer or a
+/// sacrifice, 28.4, 28.5; under the Asian rules a frozen piece taking its horse, rule 19; a
+/// capture that lets the opponent mate at once, 29.3.3); otherwise what it gains (it wins
+/// material when positive: the exchange's net under CXA, 1 or 0 under the Asian rules).
+fn capture_threat(
+    pos: &mut Position,
+    from: Square,
+    to: Square,
+    attacker: Piece,
+    victim: Piece,
+    rules: RuleSet,
+) -> Option<i32> {
+    if value(victim, to) == 0 || victim.kind() == PieceType::King {
+        return None;
+    }
+    // 27.1 and 27.2: the king or a pawn by itself does not chase
+    if matches!(attacker.kind(), PieceType::King | PieceType::Pawn) {
+        return None;
+    }
+    // a piece of the same type that can take the attacker back is offered an exchange
+    // (兑) or a sacrifice (献), both idle (28.4, 28.5)
+    if victim.kind() == attacker.kind() && can_take_back(pos, to, from) {
+        return None;
+    }
+    match rules {
+        RuleSet::Cxa => capture_gain(pos, from, to),
+        // AXF rule 19: a frozen piece's standing attack on its horse is no chase
+        RuleSet::Axf if asian::takes_own_pinner(pos, from, to) => None,
+        RuleSet::Axf => asian::capture_wins(pos, from, to).map(i32::from),
+    }
+}
+
+/// The pieces of the side to move whose capture of the enemy piece on `victim` would win it
+/// under `rules`, as [`threats`] counts a direct capture (29.4 aside); empty when the square
+/// holds no enemy piece. For `judge` to say which rule a chase falls under.
+pub fn winning_capturers(pos: &mut Position, victim: Square, rules: RuleSet) -> Vec<Square> {
+    let Some(vp) = pos.piece_on(victim) else {
+        return Vec::new();
+    };
+    if vp.color() == pos.side_to_move() {
+        return Vec::new();
+    }
+    let captures = pos.legal_captures();
+    let mut out = Vec::new();
+    for &m in captures.iter() {
+        if m.to() != victim {
+            continue;
+        }
+        let Some(attacker) = pos.piece_on(m.from()) else {
+            continue;
+        };
+        if capture_threat(pos, m.from(), victim, attacker, vp, rules).is_some_and(|g| g > 0) {
+            out.push(m.from());
+        }
+    }
+    out
+}
+
 /// Enemy pieces the side to move threatens to win by a direct capture next move: (won
 /// outright by the exchange, unprotected only because they share their single root with
 /// another attacked piece). Under the Asian rules a piece is won when it is unprotected,
@@ -410,25 +471,10 @@ fn direct_threats(pos: &mut Position, rules: RuleSet) -> (Vec<Square>, Vec<Squar
             continue;
         };
         debug_assert!(victim.color() != us);
-        if victims.contains(&to) || value(victim, to) == 0 || victim.kind() == PieceType::King {
+        if victims.contains(&to) {
             continue;
         }
-        // 27.1 and 27.2: the king or a pawn by itself does not chase
-        if matches!(attacker.kind(), PieceType::King | PieceType::Pawn) {
-            continue;
-        }
-        // a piece of the same type that can take the attacker back is offered an exchange
-        // (兑) or a sacrifice (献), both idle (28.4, 28.5)
-        if victim.kind() == attacker.kind() && can_take_back(pos, to, from) {
-            continue;
-        }
-        let gain = match rules {
-            RuleSet::Cxa => capture_gain(pos, from, to),
-            // AXF rule 19: a frozen piece's standing attack on its horse is no chase
-            RuleSet::Axf if asian::takes_own_pinner(pos, from, to) => continue,
-            RuleSet::Axf => asian::capture_wins(pos, from, to).map(i32::from),
-        };
-        match gain {
+        match capture_threat(pos, from, to, attacker, victim, rules) {
             // 29.4: not when the capture abandons more than it wins
             Some(g) if g > 0 && abandons_more(pos, m, value(victim, to), &mut opponent_gains) => {}
             Some(g) if g > 0 => victims.push(to),
