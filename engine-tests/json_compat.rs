@@ -277,12 +277,23 @@ fn judge_json_has_the_old_fields() {
         );
         let r = run(&args);
         assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
-        let want = case["out"].as_str().unwrap();
-        assert_eq!(
-            json(&r.stdout, "judge"),
-            json(want, "old judge"),
-            "{args:?}"
-        );
+        let mut got = json(&r.stdout, "judge");
+        let mut want = json(case["out"].as_str().unwrap(), "old judge");
+        // the old build cited CXA clause numbers under the Asian rules too; they are the Asian
+        // rules' own numbers now (`AXF 3`, …, docs/rules.md): only their form is kept
+        if want["rule_set"] == "axf" && want["kind"] == "repetition" {
+            let clauses = got["clauses"].as_array().expect("clauses is an array");
+            assert!(
+                !clauses.is_empty()
+                    && clauses
+                        .iter()
+                        .all(|c| c.as_str().is_some_and(|c| c.starts_with("AXF "))),
+                "{args:?}: {clauses:?}"
+            );
+            got["clauses"] = Value::Null;
+            want["clauses"] = Value::Null;
+        }
+        assert_eq!(got, want, "{args:?}");
         n += 1;
     }
     assert_eq!(n, 10);

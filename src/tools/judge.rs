@@ -390,10 +390,26 @@ mod tests {
             text.contains("its attack on the horse is no chase"),
             "{text}"
         );
+        // the Asian rules' numbers: a violation not changed loses (3), cannons on a rook
+        // (15), a frozen piece (19), a rook that cannot take back (24)
+        assert!(
+            text.contains("\nrules: axf\nclauses: AXF 3, AXF 15, AXF 19, AXF 24\n"),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&report_json(&axf)).unwrap();
+        assert_eq!(
+            json["clauses"],
+            serde_json::json!(["AXF 3", "AXF 15", "AXF 19", "AXF 24"])
+        );
         let cxa = judge(&game, RuleSet::Cxa).unwrap();
         assert_eq!(cxa.verdict.result, GameResult::Draw);
         assert!(
             !report_text(&cxa).contains("frozen"),
+            "{}",
+            report_text(&cxa)
+        );
+        assert!(
+            report_text(&cxa).contains("\nrules: cxa\nclauses: 24.5.2, 26.3, 28.13\n"),
             "{}",
             report_text(&cxa)
         );
