@@ -102,7 +102,11 @@ pub enum EndKind {
 pub struct Verdict {
     pub result: GameResult,
     pub kind: EndKind,
-    /// Clause numbers (CXA 2010, or 1999 where marked) that decide it.
+    /// The rules that decide it. Under [`RuleSet::Cxa`] clause numbers of the CXA 2010
+    /// rules, or of the 1999 book where marked (`1999 3.1`); under [`RuleSet::Axf`] numbers
+    /// of the numbered Asian rules (`AXF 1`), and the CXA move limit marked as such
+    /// (`CXA 23.2`, the Asian rules having no number Chariot could cite for it). See
+    /// [`CycleVerdict::clauses`] for repetitions; docs/rules.md has the table and the source.
     pub clauses: Vec<&'static str>,
     /// Plain words, Chinese terms in brackets.
     pub description: String,
@@ -182,10 +186,13 @@ pub fn adjudicate(pos: &Position, rules: RuleSet) -> Verdict {
             } else {
                 EndKind::Stalemate
             },
-            clauses: if mated {
-                vec!["1999 3.1", "1999 4.1.1"]
-            } else {
-                vec!["1999 3.2", "1999 4.1.3"]
+            // Asian rules 1 (the side that takes the other's king first wins) and 2 (the side
+            // that leaves the other no legal move wins)
+            clauses: match (rules, mated) {
+                (RuleSet::Cxa, true) => vec!["1999 3.1", "1999 4.1.1"],
+                (RuleSet::Cxa, false) => vec!["1999 3.2", "1999 4.1.3"],
+                (RuleSet::Axf, true) => vec!["AXF 1"],
+                (RuleSet::Axf, false) => vec!["AXF 2"],
             },
             description: if mated {
                 format!("{us} is checkmated (将死) and loses")
@@ -205,18 +212,33 @@ pub fn adjudicate(pos: &Position, rules: RuleSet) -> Verdict {
         };
     }
     if move_limit_plies(pos) >= MOVE_LIMIT_PLIES {
+        let description = "60 moves by each side without a capture (自然限着): draw";
         return Verdict {
             result: GameResult::Draw,
             kind: EndKind::MoveLimit,
-            clauses: vec!["23.2", "1999 4.2.4"],
-            description: "60 moves by each side without a capture (自然限着): draw".into(),
+            // the move limit is the CXA's, applied under both rule sets
+            clauses: match rules {
+                RuleSet::Cxa => vec!["23.2", "1999 4.2.4"],
+                RuleSet::Axf => vec!["CXA 23.2", "CXA 1999 4.2.4"],
+            },
+            description: match rules {
+                RuleSet::Cxa => description.into(),
+                RuleSet::Axf => format!(
+                    "{description} (the CXA natural move limit, which Chariot applies under \
+                     both rule sets)"
+                ),
+            },
         };
     }
     if insufficient_material(pos) {
         return Verdict {
             result: GameResult::Draw,
             kind: EndKind::InsufficientMaterial,
-            clauses: vec!["1999 4.2.1"],
+            // Asian rule 4: a draw when neither side can win
+            clauses: match rules {
+                RuleSet::Cxa => vec!["1999 4.2.1"],
+                RuleSet::Axf => vec!["AXF 4"],
+            },
             description: "neither side has a piece that can win (双方均无可能取胜的简单局势): draw"
                 .into(),
         };
@@ -253,6 +275,42 @@ mod tests {
         let v = adjudicate(&pos, RuleSet::Cxa);
         assert_eq!(v.result, GameResult::Draw);
         assert!(matches!(v.kind, EndKind::MoveLimit));
+        assert_eq!(v.clauses, ["23.2", "1999 4.2.4"]);
+        assert_eq!(
+            v.description,
+            "60 moves by each side without a capture (自然限着): draw"
+        );
+        // the same CXA limit under the Asian rules, cited as the CXA's
+        let v = adjudicate(&pos, RuleSet::Axf);
+        assert_eq!(v.result, GameResult::Draw);
+        assert_eq!(v.clauses, ["CXA 23.2", "CXA 1999 4.2.4"]);
+        assert!(v.description.contains("the CXA natural move limit"));
+    }
+
+    #[test]
+    fn mate_stalemate_and_bare_material_cite_each_rule_set() {
+        // checkmate (verdicts.txt G01's shape): the rook a9 checks, the rook i8 covers rank 8
+        let mate = play("3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a9");
+        let cxa = adjudicate(&mate, RuleSet::Cxa);
+        let axf = adjudicate(&mate, RuleSet::Axf);
+        assert!(matches!(cxa.kind, EndKind::Checkmate));
+        assert_eq!(
+            (cxa.result, axf.result),
+            (GameResult::RedWins, GameResult::RedWins)
+        );
+        assert_eq!(cxa.clauses, ["1999 3.1", "1999 4.1.1"]);
+        assert_eq!(axf.clauses, ["AXF 1"]);
+        // stalemate (G03): the black king on d9 has no move and is not in check
+        let stale = play("3k5/9/1N7/9/9/9/9/9/9/5K3 w - - 0 1", "f0e0");
+        let cxa = adjudicate(&stale, RuleSet::Cxa);
+        let axf = adjudicate(&stale, RuleSet::Axf);
+        assert!(matches!(cxa.kind, EndKind::Stalemate));
+        assert_eq!(cxa.clauses, ["1999 3.2", "1999 4.1.3"]);
+        assert_eq!(axf.clauses, ["AXF 2"]);
+        // no piece that can cross the river on either side
+        let bare = Position::from_fen("3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w").unwrap();
+        assert_eq!(adjudicate(&bare, RuleSet::Cxa).clauses, ["1999 4.2.1"]);
+        assert_eq!(adjudicate(&bare, RuleSet::Axf).clauses, ["AXF 4"]);
     }
 
     #[test]
