@@ -28,27 +28,28 @@ pub const MAX_LEVEL: f64 = 20.0;
 /// 0.1 s, one thread). Fitted by `scripts/ladder-fit.py` (maximum likelihood over every
 /// ladder game, then made monotone); strictly increasing in both columns.
 pub const RATED_LEVELS: &[(f64, f64)] = &[
-    (0.0, 334.0),
-    (1.0, 384.0),
-    (2.0, 602.0),
-    (3.0, 630.0),
-    (4.0, 821.0),
-    (5.0, 1042.0),
-    (6.0, 1148.0),
-    (7.0, 1349.0),
-    (8.0, 1455.0),
-    (9.0, 1621.0),
-    (10.0, 1701.0),
-    (12.0, 1959.0),
-    (15.0, 2229.0),
-    (18.0, 2323.0),
-    (20.0, 2634.0),
+    (0.0, 238.0),
+    (1.0, 288.0),
+    (2.0, 506.0),
+    (3.0, 534.0),
+    (4.0, 725.0),
+    (5.0, 946.0),
+    (6.0, 1052.0),
+    (7.0, 1253.0),
+    (8.0, 1360.0),
+    (9.0, 1523.0),
+    (10.0, 1622.0),
+    (12.0, 1935.0),
+    (14.0, 2213.0),
+    (16.0, 2316.0),
+    (18.0, 2500.0),
+    (20.0, 2743.0),
 ];
 
 /// The lowest `UCI_Elo` (the weakest level's rating, rounded down to tens: level 0).
-pub const ELO_MIN: i64 = 330;
+pub const ELO_MIN: i64 = 230;
 /// The highest `UCI_Elo` (full strength's rating, rounded up to tens: level 20).
-pub const ELO_MAX: i64 = 2640;
+pub const ELO_MAX: i64 = 2750;
 
 /// The level (fractional) whose rating is `elo`, interpolating [`RATED_LEVELS`] linearly;
 /// ratings outside the table give its end levels.

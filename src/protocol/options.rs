@@ -71,7 +71,7 @@ pub const OPTIONS: &[OptionDef] = &[
             min: crate::engine::skill::ELO_MIN,
             max: crate::engine::skill::ELO_MAX,
         },
-        default: "2640",
+        default: "2750",
         doc: "the rating to play at with UCI_LimitStrength, on a scale where ElephantEye 3.31 at its defaults is 2000 (docs/strength.md)",
     },
     OptionDef {
