@@ -251,7 +251,8 @@ mod tests {
     use super::*;
     use crate::core::Move;
 
-    fn play(fen: &str, moves: &str) -> Position {
+    /// The position after `moves` (ICCS, each legal) from `fen`.
+    pub(super) fn play(fen: &str, moves: &str) -> Position {
         let mut pos = Position::from_fen(fen).unwrap();
         for t in moves.split_whitespace() {
             let m = Move::parse_iccs(t)

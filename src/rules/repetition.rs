@@ -567,13 +567,7 @@ mod tests {
 
     /// The verdict on the cycle the moves end (engine-tests/verdicts.txt's cases).
     fn cycle(fen: &str, moves: &str, rules: RuleSet) -> CycleVerdict {
-        let mut pos = Position::from_fen(fen).unwrap();
-        for t in moves.split_whitespace() {
-            let m = Move::parse_iccs(t)
-                .filter(|&m| pos.is_legal(m))
-                .unwrap_or_else(|| panic!("{t} illegal"));
-            pos.make_move(m);
-        }
+        let pos = crate::rules::tests::play(fen, moves);
         judge_cycle(&pos, rules).expect("the last move repeats a position")
     }
 
