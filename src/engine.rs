@@ -500,9 +500,10 @@ impl Engine {
 }
 
 /// The search time for one move from the clock: a soft limit (no new iteration after it)
-/// and a hard one (the search stops), both less the GUI's `overhead`.
-pub fn allocate_time(clock: Clock, overhead: Duration) -> (Duration, Duration) {
-    crate::search::time::allocate(clock, overhead)
+/// and a hard one (the search stops), both less the GUI's `overhead`, by the
+/// time-management tunables of `p`.
+pub fn allocate_time(clock: Clock, overhead: Duration, p: &Tunables) -> (Duration, Duration) {
+    crate::search::time::allocate(clock, overhead, p)
 }
 
 /// What the hash table holds for a position, as UCCI's `probe` reports it.

@@ -724,7 +724,7 @@ impl Session {
                 increment: c.increment,
                 moves_to_go: (mps > 0).then(|| mps - done % mps),
             };
-            let (soft, hard) = allocate_time(clock, overhead);
+            let (soft, hard) = allocate_time(clock, overhead, &self.search_params);
             limits.soft_time = Some(soft);
             limits.hard_time = Some(hard);
         }

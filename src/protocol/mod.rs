@@ -18,7 +18,7 @@ mod ucci;
 
 use crate::core::{Move, Position};
 pub use crate::engine::wdl;
-use crate::engine::{Clock, Engine, Limits, Options, Score, TableReader, allocate_time};
+use crate::engine::{Clock, Engine, Limits, Options, Score, TableReader, Tunables, allocate_time};
 use command::{Command, GoParams, parse};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -92,6 +92,9 @@ struct Session {
     /// the engine idle.
     answered: Arc<AtomicBool>,
     ponder_clock: Option<(Duration, Duration)>,
+    /// The search's tunable numbers as last set, for the time allocation, which must not
+    /// wait for the engine's lock (a pondering search holds it).
+    search_params: Tunables,
     /// The engine's hash table, readable while a search holds the engine (`None` only
     /// while the table is being resized).
     table: Option<TableReader>,
@@ -166,6 +169,7 @@ pub fn run_with(start: Start) {
     let engine = Engine::new(Options::default());
     let stop = engine.stop_handle();
     let table = Some(engine.table_reader());
+    let search_params = *engine.tunables();
     let mut s = Session {
         engine: Arc::new(Mutex::new(engine)),
         stop,
@@ -175,6 +179,7 @@ pub fn run_with(start: Start) {
         draw_offered: Arc::new(AtomicBool::new(false)),
         answered: Arc::new(AtomicBool::new(true)),
         ponder_clock: None,
+        search_params,
         table,
         banned: Vec::new(),
         settings: Settings {
@@ -473,7 +478,14 @@ impl Session {
             if self.settings.tunables && crate::engine::Tunables::find(name).is_some() {
                 let v = value.map(str::trim).unwrap_or("");
                 let set = match v.parse::<i32>() {
-                    Ok(n) => self.engine_lock().set_tunable(name, n),
+                    Ok(n) => {
+                        let (set, params) = {
+                            let mut e = self.engine_lock();
+                            (e.set_tunable(name, n), *e.tunables())
+                        };
+                        self.search_params = params;
+                        set
+                    }
                     Err(_) => Err(format!("bad value '{v}' for option {name}")),
                 };
                 if let Err(e) = set {
@@ -699,7 +711,7 @@ impl Session {
             limits.soft_time = Some(t);
             limits.hard_time = Some(t);
         } else if let Some(c) = clock {
-            let (soft, hard) = allocate_time(c, st.overhead);
+            let (soft, hard) = allocate_time(c, st.overhead, &self.search_params);
             if p.ponder {
                 self.ponder_clock = Some((soft, hard));
             } else {

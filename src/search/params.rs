@@ -178,6 +178,14 @@ tunables! {
     tm_stable4 "TmStable4" = 75, 40 ..= 130, step 5.0;
     tm_score_drop_max "TmScoreDropMax" = 150, 50 ..= 400, step 15.0;
     tm_score_drop_divisor "TmScoreDropDivisor" = 300, 100 ..= 800, step 30.0;
+    /// Time allocation (`time.rs`): with no moves to go given, the soft limit is the time
+    /// left over `tm_moves` plus `tm_increment` per cent of the increment; the hard limit
+    /// is `tm_hard` per cent of the soft one and never more than the time left over
+    /// `tm_hard_divisor`. Fixed-node SPSA cannot see them: tune them with games on a clock.
+    tm_moves "TmMoves" = 30, 10 ..= 60, step 3.0;
+    tm_increment "TmIncrement" = 75, 0 ..= 100, step 8.0;
+    tm_hard "TmHard" = 300, 120 ..= 600, step 30.0;
+    tm_hard_divisor "TmHardDivisor" = 3, 2 ..= 8, step 1.0;
 }
 
 impl Default for Tunables {
