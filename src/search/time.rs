@@ -21,23 +21,21 @@ pub struct Clock {
 /// shares are the time-management tunables of [`Tunables`].
 pub fn allocate(clock: Clock, overhead: Duration, p: &Tunables) -> (Duration, Duration) {
     let usable = clock.left.saturating_sub(overhead);
+    // the tunables' table keeps each share in its range; `max` only guards the casts
     let moves = clock
         .moves_to_go
-        .unwrap_or(p.tm_moves.clamp(1, 60) as u32)
+        .unwrap_or(p.tm_moves.max(1) as u32)
         .clamp(1, 60);
-    let increment_share = clock
-        .increment
-        .saturating_mul(p.tm_increment.clamp(0, 100) as u32)
-        / 100;
+    let increment_share = clock.increment.saturating_mul(p.tm_increment.max(0) as u32) / 100;
     let share = (usable / moves).saturating_add(increment_share);
     let soft = share.min(usable / 2).max(Duration::from_millis(1));
     // with one move left in the period the whole period is ours, but keep a margin
     let cap = if moves == 1 {
         (usable / 10).saturating_mul(7)
     } else {
-        usable / p.tm_hard_divisor.clamp(2, 8) as u32
+        usable / p.tm_hard_divisor.max(1) as u32
     };
-    let hard = (soft.saturating_mul(p.tm_hard.clamp(100, 1000) as u32) / 100)
+    let hard = (soft.saturating_mul(p.tm_hard.max(0) as u32) / 100)
         .min(cap)
         .max(soft);
     (soft, hard)
