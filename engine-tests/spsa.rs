@@ -46,13 +46,13 @@ fn spsa(args: &[String]) -> Run {
     }
 }
 
-/// A small run's arguments: 3 parameters, 3 iterations of 2 pairs at 300 nodes (seed 3 makes
-/// iterations that are not even, so that θ moves).
 /// The seed of [`small_run`]: one whose games (at 300 nodes, with the embedded net) give a
 /// non-zero R in the first two iterations, so a resumed run starts from a θ that has moved
 /// (seed 4 did with net generation 3, not with 4b).
 const SMALL_RUN_SEED: u64 = 5;
 
+/// A small run's arguments: 3 parameters, 3 iterations of 2 pairs at 300 nodes, seed
+/// [`SMALL_RUN_SEED`].
 fn small_run(state: &Path, extra: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = [
         "--params",
@@ -359,9 +359,11 @@ fn other_settings_and_broken_state_files_are_refused() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let good = std::fs::read_to_string(&st).unwrap();
     // other settings: pairs, seed, gains, params, time control
+    let seed = format!("--seed\n{SMALL_RUN_SEED}");
+    let other_seed = format!("--seed\n{}", SMALL_RUN_SEED + 1);
     for (from, to) in [
         ("--pairs\n2", "--pairs\n3"),
-        ("--seed\n5", "--seed\n6"),
+        (seed.as_str(), other_seed.as_str()),
         ("--tc\nnodes=300", "--tc\nnodes=400"),
         ("NmpBase", "LmpBase"),
         ("--iterations\n3", "--iterations\n4"),
