@@ -11,19 +11,43 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// One shard's result file, read and checked on its own.
-struct ShardFile {
-    path: String,
-    engines: Vec<(String, String, String)>,
-    rules: String,
-    openings: String,
-    openings_hash: String,
-    settings: String,
-    seed: Option<u64>,
-    shards: ShardSet,
-    scheduled: usize,
-    games: Vec<GameLine>,
-    overhead: BTreeMap<u64, u64>,
+/// One result file (a shard's, a whole run's or a merged one), read and checked on its
+/// own; `chariot match compare` reads its runs through [`read_run`] too.
+pub(super) struct ShardFile {
+    pub path: String,
+    /// (name, command, time control) by engine index, as the games' `red`/`black` count.
+    pub engines: Vec<(String, String, String)>,
+    pub rules: String,
+    pub openings: String,
+    pub openings_hash: String,
+    pub settings: String,
+    pub seed: Option<u64>,
+    pub shards: ShardSet,
+    pub scheduled: usize,
+    pub games: Vec<GameLine>,
+    pub overhead: BTreeMap<u64, u64>,
+}
+
+/// The result files of one run (its shards, merged or not), each read and checked, then
+/// checked to belong together: what `match merge` joins and `match compare` compares.
+pub(super) fn read_run(paths: &[std::path::PathBuf]) -> Result<Vec<ShardFile>, String> {
+    if paths.is_empty() {
+        return Err("no result files given".into());
+    }
+    let files = paths
+        .iter()
+        .map(|f| read_shard(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_same_run(&files)?;
+    let mut ids = std::collections::HashSet::new();
+    for f in &files {
+        for g in &f.games {
+            if !ids.insert(g.id) {
+                return Err(format!("game {} is in more than one file", g.id));
+            }
+        }
+    }
+    Ok(files)
 }
 
 fn read_shard(file: &Path) -> Result<ShardFile, String> {
@@ -315,12 +339,7 @@ fn merge_pgn(inputs: &[std::path::PathBuf], t: &Tally) -> Result<String, String>
 
 /// Merges the shards' results: the report to stdout, `--json` and `--pgn` written.
 pub fn run(args: MergeArgs) -> Result<(), String> {
-    let files = args
-        .files
-        .iter()
-        .map(|f| read_shard(f))
-        .collect::<Result<Vec<_>, _>>()?;
-    check_same_run(&files)?;
+    let files = read_run(&args.files)?;
     let first = &files[0];
     let sprt = match &args.sprt {
         None => None,
@@ -335,9 +354,6 @@ pub fn run(args: MergeArgs) -> Result<(), String> {
     let mut tally = Tally::new(names);
     let mut games: Vec<&GameLine> = files.iter().flat_map(|f| &f.games).collect();
     games.sort_by_key(|g| g.id);
-    if let Some(w) = games.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(format!("game {} is in more than one file", w[0].id));
-    }
     for g in games {
         tally.add_line(g.clone());
     }
