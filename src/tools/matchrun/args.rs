@@ -153,6 +153,28 @@ pub struct MergeArgs {
     pub sprt: Option<Vec<String>>,
 }
 
+/// The words of `chariot match compare`.
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// Run A: its JSON results (`--json`), one file or the shards of one run.
+    #[arg(required = true, value_name = "A.json")]
+    pub a: Vec<PathBuf>,
+    /// Run B, the same way: the run compared with A (the result is B − A).
+    #[arg(long, required = true, num_args = 1.., value_name = "B.json")]
+    pub vs: Vec<PathBuf>,
+    /// The engine whose results are compared, by name (default: the first engine of run A
+    /// that run B has too).
+    #[arg(long, value_name = "NAME")]
+    pub engine: Option<String>,
+    /// The same engine's name in run B, where it differs from `--engine` (two builds
+    /// against the same peer).
+    #[arg(long, value_name = "NAME", requires = "engine")]
+    pub engine_b: Option<String>,
+    /// Write the comparison, with every common game pair, as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
 /// `--sprt elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>] [model=pentanomial|trinomial]`, as
 /// `chariot match` and `chariot match merge` take it.
 pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {

@@ -65,7 +65,7 @@ fn read_shard(file: &Path) -> Result<ShardFile, String> {
     let doc: MatchJson = json::read(&text).map_err(|e| format!("{path}: {e}"))?;
     if let Some(why) = &doc.stopped {
         return Err(format!(
-            "{path}: that run was stopped early ({why}); only runs played to the end can be merged"
+            "{path}: that run was stopped early ({why}); only runs played to the end can be merged or compared"
         ));
     }
     let engines: Vec<(String, String, String)> = doc

@@ -6,13 +6,17 @@
 //!
 //! A run can be split into shards (`--shard K/N`: every N-th game pair of the same
 //! schedule) played on different machines; `merge` joins their results into the report the
-//! whole run would have given.
+//! whole run would have given, and `compare` pairs two runs of the same openings game pair
+//! by game pair (the change of one engine's Elo with the time control, the build or the
+//! peer).
 //!
 //! Files: `args` (command line), `engine` (process and protocol), `tc` (time controls and
 //! clocks), `openings`, `game` (the game loop and adjudication), `pgn`, `stats` (Elo, LOS,
-//! SPRT), `report` (progress line, text report, JSON), `merge` (shards into one result).
+//! SPRT), `report` (progress line, text report, JSON), `merge` (shards into one result),
+//! `compare` (two runs paired by opening).
 
 pub mod args;
+pub mod compare;
 pub mod engine;
 pub mod game;
 pub mod merge;

@@ -185,7 +185,7 @@ impl Tally {
     }
 }
 
-fn signed(x: f64) -> String {
+pub(super) fn signed(x: f64) -> String {
     // + 0.0 turns -0.0 into 0.0
     let x = x + 0.0;
     if x.is_infinite() {
@@ -199,7 +199,7 @@ fn signed(x: f64) -> String {
     }
 }
 
-fn plain(x: f64) -> String {
+pub(super) fn plain(x: f64) -> String {
     if x.is_nan() {
         "n/a".into()
     } else if x.is_finite() {
@@ -209,14 +209,14 @@ fn plain(x: f64) -> String {
     }
 }
 
-fn elo_text(e: Option<EloEstimate>) -> String {
+pub(super) fn elo_text(e: Option<EloEstimate>) -> String {
     match e {
         Some(e) => format!("{} ± {}", signed(e.elo), plain(e.error)),
         None => "n/a".into(),
     }
 }
 
-fn percent(x: f64) -> String {
+pub(super) fn percent(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
@@ -603,7 +603,7 @@ pub struct EloJson {
 }
 
 impl EloJson {
-    fn of(e: Option<EloEstimate>) -> Option<EloJson> {
+    pub(super) fn of(e: Option<EloEstimate>) -> Option<EloJson> {
         e.map(|e| EloJson {
             elo: Num::round4(e.elo),
             error: Num::round4(e.error),
