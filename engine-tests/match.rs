@@ -2,11 +2,14 @@
 //! the rules confirm, well-formed PGN), a faulty engine that loses every game for the right
 //! reason while the match goes on, the repetition cases of `verdicts.txt` replayed through
 //! the runner by a scripted engine, draw offers, SPRT stops, bad command lines, and a run
-//! played in shards and merged (`--shard K/N`, `chariot match merge`).
+//! played in shards and merged (`--shard K/N`, `chariot match merge`), and two runs
+//! compared pair by pair (`chariot match compare`, on results made up game by game).
 //! The scripted engines are `engine-tests/faulty-engine.sh` (POSIX sh).
 
 use chariot::rules::{GameResult, RuleSet};
 use chariot::tools::judge;
+use chariot::tools::matchrun::game::Termination;
+use chariot::tools::matchrun::report::{self, GameLine, ReportInfo, ShardSet, Tally};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -1111,4 +1114,438 @@ fn fixed_node_games_that_repeat_their_openings_are_warned_of() {
     let r = run_match(&args("st=0.01", "3"));
     assert!(r.ok && !warned(&r), "{}", r.stderr);
     let _ = std::fs::remove_file(&openings);
+}
+
+/// A run's results made up for `chariot match compare`, written as `chariot match --json`
+/// writes them: openings `o.epd:<pair>`, one round.
+struct MadeRun<'a> {
+    names: &'a [&'a str],
+    tc: &'a str,
+    /// Games per pairing (`--games`).
+    games: usize,
+    openings_hash: &'a str,
+    /// The shard count and the shards held.
+    shards: (usize, &'a [usize]),
+    stopped: Option<&'a str>,
+}
+
+/// One game: (pair, red, black, result), engines by index.
+type MadeGame = (usize, usize, usize, &'static str);
+
+fn write_made_run(file: &std::path::Path, run: &MadeRun, games: &[MadeGame]) {
+    let n = run.names.len();
+    let run_games = run.games * n * (n - 1) / 2;
+    let (count, held) = run.shards;
+    let mut t = Tally::new(run.names.iter().map(|s| s.to_string()).collect());
+    for &(pair, red, black, result) in games {
+        t.add_line(GameLine {
+            // the schedule plays the lower engine index as red first
+            id: 2 * pair - usize::from(red < black),
+            round: 1,
+            pair,
+            red,
+            black,
+            result,
+            termination: if result == "1/2-1/2" {
+                Termination::Repetition
+            } else {
+                Termination::Checkmate
+            },
+            fault: None,
+            reason: "made up".into(),
+            plies: 40,
+            opening: format!("o.epd:{pair}"),
+        });
+    }
+    let info = ReportInfo {
+        engines: run
+            .names
+            .iter()
+            .map(|e| (e.to_string(), format!("./{e}"), run.tc.to_string()))
+            .collect(),
+        rules: "cxa",
+        scheduled: 2
+            * (1..=run_games / 2)
+                .filter(|p| held.contains(&((p - 1) % count)))
+                .count(),
+        stopped: run.stopped.map(str::to_string),
+        sprt: None,
+        seed: Some(7),
+        openings: "o.epd (10 lines, shuffled)".into(),
+        openings_hash: run.openings_hash.into(),
+        settings: format!("games {} rounds 1 timeout 30s", run.games),
+        shards: ShardSet {
+            count,
+            indices: held.to_vec(),
+            run_games,
+        },
+    };
+    std::fs::write(file, report::json_report(&t, &info)).unwrap();
+}
+
+/// The two games of pair `p` in which engine `s` took `halves` half points from `o`
+/// (playing red first).
+fn made_pair(p: usize, s: usize, o: usize, halves: usize) -> [MadeGame; 2] {
+    let (first, second) = match halves {
+        4 => ("1-0", "0-1"),
+        3 => ("1-0", "1/2-1/2"),
+        2 => ("1-0", "1-0"),
+        1 => ("1/2-1/2", "1-0"),
+        _ => ("0-1", "1-0"),
+    };
+    [(p, s, o, first), (p, o, s, second)]
+}
+
+fn made_pairs(halves: &[(usize, usize)], s: usize, o: usize) -> Vec<MadeGame> {
+    halves
+        .iter()
+        .flat_map(|&(p, h)| made_pair(p, s, o, h))
+        .collect()
+}
+
+fn run_compare(args: &[String]) -> Run {
+    let mut all = words(&["compare"]);
+    all.extend_from_slice(args);
+    run_match(&all)
+}
+
+/// Chariot's half points in game pairs 1 to 8 of run A and run B (the numbers the unit
+/// test of the statistics checks against the ad-hoc Python script's formulas).
+const HALVES_A: [usize; 8] = [4, 2, 2, 1, 3, 0, 2, 4];
+const HALVES_B: [usize; 8] = [3, 2, 4, 1, 4, 1, 2, 2];
+
+#[test]
+fn compare_pairs_two_runs_by_opening() {
+    let numbered = |h: &[usize]| -> Vec<(usize, usize)> {
+        h.iter().enumerate().map(|(i, &x)| (i + 1, x)).collect()
+    };
+    // run A: pairs 1-8 and one game of pair 9, as two shards of 2 and as one file
+    let mut a_games = made_pairs(&numbered(&HALVES_A), 0, 1);
+    a_games.push((9, 0, 1, "1-0"));
+    let run = |names, tc, shards, stopped| MadeRun {
+        names,
+        tc,
+        games: 20,
+        openings_hash: "00000000000000aa",
+        shards,
+        stopped,
+    };
+    let two = ["Chariot", "Peer"];
+    let (a0, a1, a_whole) = (
+        scratch("cmp-a0.json"),
+        scratch("cmp-a1.json"),
+        scratch("cmp-a.json"),
+    );
+    let odd = |g: &&MadeGame| g.0 % 2 == 1;
+    let shard = |k: usize| -> Vec<MadeGame> {
+        a_games
+            .iter()
+            .filter(|g| odd(g) == (k == 0))
+            .copied()
+            .collect()
+    };
+    write_made_run(&a0, &run(&two, "10+0.1", (2, &[0]), None), &shard(0));
+    write_made_run(&a1, &run(&two, "10+0.1", (2, &[1]), None), &shard(1));
+    write_made_run(&a_whole, &run(&two, "10+0.1", (1, &[0]), None), &a_games);
+    // run B: pairs 1-8 and 10, at another control
+    let mut b_halves = numbered(&HALVES_B);
+    b_halves.push((10, 2));
+    let b = scratch("cmp-b.json");
+    write_made_run(
+        &b,
+        &run(&two, "30+0.3", (1, &[0]), None),
+        &made_pairs(&b_halves, 0, 1),
+    );
+    let json = scratch("cmp-out.json");
+    let r = run_compare(&[
+        path(&a0),
+        path(&a1),
+        "--vs".into(),
+        path(&b),
+        "--json".into(),
+        path(&json),
+    ]);
+    assert!(r.ok, "{}", r.stderr);
+    for want in [
+        "Compare Chariot: run B against run A",
+        "  A: Chariot (tc 10+0.1) vs Peer (tc 10+0.1); shards 0, 1 of 2 (2 files)",
+        "  B: Chariot (tc 30+0.3) vs Peer (tc 30+0.3); the whole run (1 file)",
+        "  A: 8 pairs, score 56.2%, Elo +43.7 ± [..]; pairs with one game 1 (left out)",
+        "  B: 9 pairs, score 58.3%, Elo +58.5 ± [..]; pairs with one game 0 (left out)",
+        "Common game pairs: 8 (only in A 0, only in B 1)",
+        "  B: score 59.4%, Elo +65.9 ± [..]",
+        "  B - A: score +3.1% ± 21.6% (95%), LOS 61.2%",
+        "  B - A: Elo +22.3 ± 152.4 (95%, delta method at A's score); [-130.3, +207.9] (the 95% score interval through the Elo curve)",
+        "  pairs scored better in B 3, worse 2, the same 3",
+        "      2     0    0    1    1    0",
+    ] {
+        let (head, tail) = want.split_once("[..]").unwrap_or((want, ""));
+        assert!(
+            r.stdout
+                .lines()
+                .any(|l| l.starts_with(head) && l.contains(tail)),
+            "want '{want}':\n{}",
+            r.stdout
+        );
+    }
+    let d = doc(&read(&json));
+    assert_eq!(d["format"], "chariot-match-compare");
+    assert_eq!(
+        (d["common"].clone(), d["only_b"].clone()),
+        (8.into(), 1.into())
+    );
+    assert_eq!(d["a"]["incomplete"], 1);
+    assert_eq!(d["same"], 3);
+    assert_eq!(d["diff"]["score"], 0.0313);
+    assert_eq!(d["diff"]["elo_error"], 152.4237);
+    assert_eq!(d["by_opponent"], false);
+    let pairs = d["pairs"].as_array().expect("a list of pairs");
+    assert_eq!(pairs.len(), 8);
+    assert_eq!(pairs[2]["opening"], "o.epd:3");
+    assert_eq!(
+        (pairs[2]["a"].clone(), pairs[2]["b"].clone()),
+        (1.into(), 2.into())
+    );
+    let summary = |r: &Run| -> Vec<String> {
+        r.stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("Common game pairs"))
+            .map(str::to_string)
+            .collect()
+    };
+    let base = summary(&r);
+
+    // run A as one file: the same comparison
+    let r = run_compare(&[path(&a_whole), "--vs".into(), path(&b)]);
+    assert!(r.ok, "{}", r.stderr);
+    assert_eq!(summary(&r), base);
+    // the other engine: the difference turns round
+    let r = run_compare(&words(&[
+        &path(&a_whole),
+        "--vs",
+        &path(&b),
+        "--engine",
+        "Peer",
+    ]));
+    assert!(r.ok, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("Compare Peer:")
+            && r.stdout
+                .contains("B - A: score -3.1% ± 21.6% (95%), LOS 38.8%")
+            && r.stdout
+                .contains("pairs scored better in B 2, worse 3, the same 3"),
+        "{}",
+        r.stdout
+    );
+    // B listing its engines the other way round: still Chariot, the first of A's
+    let b_swapped = scratch("cmp-b-swapped.json");
+    let swapped: Vec<MadeGame> = made_pairs(&b_halves, 0, 1)
+        .iter()
+        .map(|&(p, red, black, res)| (p, 1 - red, 1 - black, res))
+        .collect();
+    write_made_run(
+        &b_swapped,
+        &run(&["Peer", "Chariot"], "30+0.3", (1, &[0]), None),
+        &swapped,
+    );
+    let r = run_compare(&[path(&a_whole), "--vs".into(), path(&b_swapped)]);
+    assert!(r.ok, "{}", r.stderr);
+    assert!(r.stdout.starts_with("Compare Chariot:"), "{}", r.stdout);
+    assert_eq!(summary(&r), base);
+    // another build under another name: Peer is the only engine in both, unless named
+    let b_new = scratch("cmp-b-new.json");
+    write_made_run(
+        &b_new,
+        &run(&["Chariot-new", "Peer"], "10+0.1", (1, &[0]), None),
+        &made_pairs(&b_halves, 0, 1),
+    );
+    let r = run_compare(&[path(&a_whole), "--vs".into(), path(&b_new)]);
+    assert!(
+        r.ok && r.stdout.starts_with("Compare Peer:"),
+        "{}",
+        r.stdout
+    );
+    let r = run_compare(&words(&[
+        &path(&a_whole),
+        "--vs",
+        &path(&b_new),
+        "--engine",
+        "Chariot",
+        "--engine-b",
+        "Chariot-new",
+    ]));
+    assert!(r.ok, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("Compare Chariot-new in B with Chariot in A:"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(summary(&r)[1..], base[1..]);
+
+    // a round robin against a match: pairs are matched by opponent too (Chariot took every
+    // point against Peer in pair 1 and none in pair 2, the other way round against Other)
+    let three = ["Chariot", "Peer", "Other"];
+    let mut rr = made_pairs(&[(1, 4), (2, 0)], 0, 1);
+    rr.extend(made_pairs(&[(3, 0), (4, 4)], 0, 2));
+    rr.extend(made_pairs(&[(5, 2), (6, 2)], 1, 2));
+    let (a_rr, b_two) = (scratch("cmp-rr.json"), scratch("cmp-two.json"));
+    let small = |names, tc| MadeRun {
+        games: 4,
+        ..run(names, tc, (1, &[0]), None)
+    };
+    write_made_run(&a_rr, &small(&three, "10+0.1"), &rr);
+    write_made_run(
+        &b_two,
+        &small(&two, "30+0.3"),
+        &made_pairs(&[(1, 4), (2, 0)], 0, 1),
+    );
+    let r = run_compare(&[
+        path(&a_rr),
+        "--vs".into(),
+        path(&b_two),
+        "--json".into(),
+        path(&json),
+    ]);
+    assert!(r.ok, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("Common game pairs: 2 (only in A 2, only in B 0)")
+            && r.stdout
+                .contains("pairs scored better in B 0, worse 0, the same 2"),
+        "{}",
+        r.stdout
+    );
+    let d = doc(&read(&json));
+    assert_eq!(d["by_opponent"], true);
+    assert_eq!(d["pairs"][1]["opponent"], "Peer");
+    assert_eq!(d["pairs"][1]["pair_a"], 2);
+
+    for p in [a0, a1, a_whole, b, b_swapped, b_new, a_rr, b_two, json] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+#[test]
+fn compare_refuses_with_one_line() {
+    let two = ["Chariot", "Peer"];
+    let run = |names, hash, shards, stopped| MadeRun {
+        names,
+        tc: "10+0.1",
+        games: 8,
+        openings_hash: hash,
+        shards,
+        stopped,
+    };
+    let h = "00000000000000aa";
+    let all = made_pairs(&[(1, 4), (2, 2), (3, 1), (4, 0)], 0, 1);
+    let made = |name: &str, r: MadeRun, games: &[MadeGame]| {
+        let p = scratch(name);
+        write_made_run(&p, &r, games);
+        path(&p)
+    };
+    let odd: Vec<MadeGame> = all.iter().filter(|g| g.0 % 2 == 1).copied().collect();
+    let even: Vec<MadeGame> = all.iter().filter(|g| g.0 % 2 == 0).copied().collect();
+    let a = made("r-a.json", run(&two, h, (1, &[0]), None), &all);
+    let other_hash = made(
+        "r-hash.json",
+        run(&two, "00000000000000bb", (1, &[0]), None),
+        &all,
+    );
+    let shard0 = made("r-s0.json", run(&two, h, (2, &[0]), None), &odd);
+    let shard1 = made("r-s1.json", run(&two, h, (2, &[1]), None), &even);
+    let stopped = made(
+        "r-stopped.json",
+        run(&two, h, (1, &[0]), Some("stop file x found")),
+        &all,
+    );
+    let renamed = made("r-renamed.json", run(&["A", "B"], h, (1, &[0]), None), &all);
+    let other_tc = made(
+        "r-tc.json",
+        MadeRun {
+            tc: "30+0.3",
+            ..run(&two, h, (2, &[1]), None)
+        },
+        &even,
+    );
+    let written = |name: &str, text: &str| {
+        let p = scratch(name);
+        std::fs::write(&p, text).unwrap();
+        path(&p)
+    };
+    let not_match = written(
+        "r-other.json",
+        "{\"format\": \"chariot-spsa\", \"version\": 1}\n",
+    );
+    let not_json = written("r-text.json", "[Game \"Chinese Chess\"]\n");
+    let out = scratch("r-out.json");
+    let _ = std::fs::remove_file(&out);
+
+    // the good case runs
+    let r = run_compare(&words(&[&a, "--vs", &shard0, &shard1]));
+    assert!(r.ok, "{}", r.stderr);
+    assert!(r.stdout.contains("the same 4"), "{}", r.stdout);
+
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![&a, "--vs", &other_hash],
+            "the runs played different openings",
+        ),
+        (
+            vec![&a, "--vs", &a, "--engine", "Nobody"],
+            "run A has no engine 'Nobody'",
+        ),
+        (
+            vec![
+                &a,
+                "--vs",
+                &a,
+                "--engine",
+                "Chariot",
+                "--engine-b",
+                "Nobody",
+            ],
+            "run B has no engine 'Nobody'",
+        ),
+        (vec![&a, "--vs", &renamed], "no engine is in both runs"),
+        (
+            vec![&shard0, "--vs", &shard1],
+            "no game pair of Chariot is complete in both runs",
+        ),
+        (vec![&a, "--vs", &stopped], "stopped early"),
+        (vec![&a, "--vs", "/no/such/file.json"], "run B: cannot read"),
+        (
+            vec![&not_match, "--vs", &a],
+            "not a `chariot match --json` result",
+        ),
+        (vec![&a, "--vs", &not_json], "not valid JSON"),
+        (
+            vec![&shard0, &other_tc, "--vs", &a],
+            "run A: [..] are from different runs: the time controls differ",
+        ),
+        (vec![&shard0, &shard0, "--vs", &a], "both hold shard 0/2"),
+        (vec![&a], "--vs"),
+        (vec![&a, "--vs", &a, "--engine-b", "Peer"], "--engine"),
+    ];
+    for (args, want) in cases {
+        let mut args = words(&args);
+        args.extend(words(&["--json", &path(&out)]));
+        let r = run_compare(&args);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {}", r.stderr);
+        let (head, tail) = want.split_once("[..]").unwrap_or((want, ""));
+        assert!(
+            lines[0].starts_with("error: ") && lines[0].contains(head) && lines[0].contains(tail),
+            "{args:?}: want '{want}': {}",
+            r.stderr
+        );
+        assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
+        assert!(!out.exists(), "{args:?}: wrote {}", out.display());
+    }
+    for p in [
+        a, other_hash, shard0, shard1, stopped, renamed, other_tc, not_match, not_json,
+    ] {
+        let _ = std::fs::remove_file(p);
+    }
 }
