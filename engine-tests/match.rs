@@ -1267,7 +1267,7 @@ fn compare_pairs_two_runs_by_opening() {
     ]);
     assert!(r.ok, "{}", r.stderr);
     for want in [
-        "Compare Chariot: run B against run A",
+        "Chariot in run B against run A, game pair by game pair",
         "  A: Chariot (tc 10+0.1) vs Peer (tc 10+0.1); shards 0, 1 of 2 (2 files)",
         "  B: Chariot (tc 30+0.3) vs Peer (tc 30+0.3); the whole run (1 file)",
         "  A: 8 pairs, score 56.2%, Elo +43.7 ± [..]; pairs with one game 1 (left out)",
@@ -1329,7 +1329,7 @@ fn compare_pairs_two_runs_by_opening() {
     ]));
     assert!(r.ok, "{}", r.stderr);
     assert!(
-        r.stdout.starts_with("Compare Peer:")
+        r.stdout.starts_with("Peer in run B against run A,")
             && r.stdout
                 .contains("B - A: score -3.1% ± 21.6% (95%), LOS 38.8%")
             && r.stdout
@@ -1350,7 +1350,11 @@ fn compare_pairs_two_runs_by_opening() {
     );
     let r = run_compare(&[path(&a_whole), "--vs".into(), path(&b_swapped)]);
     assert!(r.ok, "{}", r.stderr);
-    assert!(r.stdout.starts_with("Compare Chariot:"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with("Chariot in run B against run A,"),
+        "{}",
+        r.stdout
+    );
     assert_eq!(summary(&r), base);
     // another build under another name: Peer is the only engine in both, unless named
     let b_new = scratch("cmp-b-new.json");
@@ -1361,7 +1365,7 @@ fn compare_pairs_two_runs_by_opening() {
     );
     let r = run_compare(&[path(&a_whole), "--vs".into(), path(&b_new)]);
     assert!(
-        r.ok && r.stdout.starts_with("Compare Peer:"),
+        r.ok && r.stdout.starts_with("Peer in run B against run A,"),
         "{}",
         r.stdout
     );
@@ -1377,7 +1381,7 @@ fn compare_pairs_two_runs_by_opening() {
     assert!(r.ok, "{}", r.stderr);
     assert!(
         r.stdout
-            .starts_with("Compare Chariot-new in B with Chariot in A:"),
+            .starts_with("Chariot-new in run B against Chariot in run A,"),
         "{}",
         r.stdout
     );

@@ -65,7 +65,8 @@ pub enum Command {
     /// events; a table, and JSON, annotated PGN and SVG graphs on request.
     Analyze(analyze::AnalyzeArgs),
     /// Engine-vs-engine matches (UCCI/UCI) judged by the rules: Elo, LOS, SPRT, PGN;
-    /// `--shard K/N` plays one shard of a run, `match merge` joins the shards.
+    /// `--shard K/N` plays one shard of a run, `match merge` joins the shards, `match
+    /// compare` pairs two runs of the same openings.
     Match(Box<matches::MatchCommand>),
     /// Opening book: build, grow, probe, stats, export.
     Book {

@@ -515,16 +515,16 @@ fn compare(args: &CompareArgs) -> Result<(String, CompareJson), String> {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Compare {}: run B against run A, game pair by game pair (the same opening, both colours)",
+        "{subject_b} in run B against {}run A, game pair by game pair (the same opening, both colours)",
         if subject_a == subject_b {
-            subject_a.clone()
+            String::new()
         } else {
-            format!("{subject_b} in B with {subject_a} in A")
+            format!("{subject_a} in ")
         }
     );
     let _ = writeln!(
         s,
-        "  openings {}{} (fingerprint {})",
+        "  openings {}{}; fingerprint {}",
         fa.openings,
         fa.seed.map(|x| format!(", seed {x}")).unwrap_or_default(),
         fa.openings_hash
