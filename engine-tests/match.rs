@@ -1422,10 +1422,27 @@ fn compare_pairs_two_runs_by_opening() {
     );
     let d = doc(&read(&json));
     assert_eq!(d["by_opponent"], true);
+    // against a stranger: nothing to match, and the refusal says why
+    let b_stranger = scratch("cmp-stranger.json");
+    write_made_run(
+        &b_stranger,
+        &small(&["Chariot", "Stranger"], "30+0.3"),
+        &made_pairs(&[(1, 4), (2, 0)], 0, 1),
+    );
+    let r = run_compare(&[path(&a_rr), "--vs".into(), path(&b_stranger)]);
+    assert!(
+        r.code == Some(2)
+            && r.stderr
+                .contains("matched against the same opponent by name"),
+        "{}",
+        r.stderr
+    );
     assert_eq!(d["pairs"][1]["opponent"], "Peer");
     assert_eq!(d["pairs"][1]["pair_a"], 2);
 
-    for p in [a0, a1, a_whole, b, b_swapped, b_new, a_rr, b_two, json] {
+    for p in [
+        a0, a1, a_whole, b, b_swapped, b_new, a_rr, b_two, b_stranger, json,
+    ] {
         let _ = std::fs::remove_file(p);
     }
 }

@@ -495,14 +495,19 @@ fn compare(args: &CompareArgs) -> Result<(String, CompareJson), String> {
     let halves: Vec<(usize, usize)> = common.iter().map(|c| (c.1.halves, c.2.halves)).collect();
     let Some(st) = paired(&halves) else {
         return Err(format!(
-            "no game pair of {} is complete in both runs (A holds {} complete pairs, B {}): the runs hold different parts of the schedule",
+            "no game pair of {} is complete in both runs (A holds {} complete pairs, B {}): the runs hold different parts of the schedule{}",
             if subject_a == subject_b {
                 subject_a.clone()
             } else {
                 format!("{subject_a} / {subject_b}")
             },
             a.pairs.len(),
-            b.pairs.len()
+            b.pairs.len(),
+            if by_opponent {
+                ", or other opponents (with more than two engines in a run, pairs are matched against the same opponent by name)"
+            } else {
+                ""
+            }
         ));
     };
     let (mut common_a, mut common_b) = (Penta::default(), Penta::default());
