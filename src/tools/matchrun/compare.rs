@@ -17,9 +17,11 @@
 //! On the n pairs complete in both runs, a_i and b_i the subject's pair scores:
 //! d_i = b_i − a_i, the difference m = mean(d), its standard error se = sd(d)/√n (sd with
 //! n − 1) and 95% interval m ± 1.96 se. Elo(s) = −400 log10(1/s − 1); the Elo difference is
-//! Elo(p_B) − Elo(p_A), p the mean pair scores, with two 95% intervals: the delta method at
-//! A's score, ± 1.96 se · 400 / (ln 10 · p_A (1 − p_A)) (the slope of the Elo curve at p_A,
-//! as the ad-hoc script used before this command did), and the score interval's ends taken
+//! Elo(p_B) − Elo(p_A), p the mean pair scores, with two 95% intervals: the delta method,
+//! ± 1.96 √((e_B² var(b) + e_A² var(a) − 2 e_A e_B cov(a, b)) / n) with e = 400 / (ln 10 ·
+//! p (1 − p)) the slope of the Elo curve at each run's score (so swapping the runs only turns
+//! the sign; the ad-hoc script used before this command took A's slope alone, ± 1.96 se ·
+//! e_A, which agrees where the scores do), and the score interval's ends taken
 //! through the curve, [Elo(p_A + m − 1.96 se), Elo(p_A + m + 1.96 se)] − Elo(p_A), which is
 //! lopsided where the curve bends and infinite where an end leaves (0, 1). Pairing takes out
 //! what the openings share between the runs: an opening that goes the same way in both adds
@@ -248,7 +250,7 @@ struct Paired {
     se: f64,
     /// Elo(score_b) − Elo(score_a).
     elo_diff: f64,
-    /// Half the 95% interval by the delta method at A's score.
+    /// Half the 95% interval by the delta method (both runs' slopes and their covariance).
     elo_error: f64,
     /// The 95% score interval's ends through the Elo curve, less Elo(score_a).
     elo_low: f64,
@@ -280,7 +282,26 @@ fn paired(pairs: &[(usize, usize)]) -> Option<Paired> {
         f64::NAN
     };
     let elo_a = elo_from_score(score_a);
-    let slope = 400.0 / std::f64::consts::LN_10 / (score_a * (1.0 - score_a));
+    let elo_b = elo_from_score(score_b);
+    // the delta method for Elo(p_B) − Elo(p_A) with both slopes and the covariance of the
+    // two runs' pair scores (the same openings), so swapping the runs only turns the sign
+    let elo_error = if n < 2 {
+        f64::NAN
+    } else if !elo_a.is_finite() || !elo_b.is_finite() {
+        f64::INFINITY
+    } else {
+        let slope = |s: f64| 400.0 / std::f64::consts::LN_10 / (s * (1.0 - s));
+        let (sa, sb) = (slope(score_a), slope(score_b));
+        let (mut var_a, mut var_b, mut cov) = (0.0, 0.0, 0.0);
+        for &(a, b) in pairs {
+            let (x, y) = (score(a) - score_a, score(b) - score_b);
+            var_a += x * x;
+            var_b += y * y;
+            cov += x * y;
+        }
+        let var = (sb * sb * var_b + sa * sa * var_a - 2.0 * sa * sb * cov) / (nf - 1.0) / nf;
+        Z95 * var.max(0.0).sqrt()
+    };
     let mut moves = [[0u64; 5]; 5];
     for &(a, b) in pairs {
         moves[a][b] += 1;
@@ -291,8 +312,8 @@ fn paired(pairs: &[(usize, usize)]) -> Option<Paired> {
         score_b,
         diff,
         se,
-        elo_diff: elo_from_score(score_b) - elo_a,
-        elo_error: Z95 * se * slope,
+        elo_diff: elo_b - elo_a,
+        elo_error,
         elo_low: elo_from_score(score_a + diff - Z95 * se) - elo_a,
         elo_high: elo_from_score(score_a + diff + Z95 * se) - elo_a,
         los: if se > 0.0 {
@@ -373,7 +394,7 @@ struct DiffJson {
     score_se: Num,
     score_error: Num,
     elo: Num,
-    /// Half the 95% interval by the delta method at A's score.
+    /// Half the 95% interval by the delta method (both runs' slopes and their covariance).
     elo_error: Num,
     /// The score interval's ends through the Elo curve.
     elo_low: Num,
@@ -581,7 +602,7 @@ fn compare(args: &CompareArgs) -> Result<(String, CompareJson), String> {
     );
     let _ = writeln!(
         s,
-        "  B - A: Elo {} ± {} (95%, delta method at A's score); [{}, {}] (the 95% score interval through the Elo curve)",
+        "  B - A: Elo {} ± {} (95%, delta method); [{}, {}] (the 95% score interval through the Elo curve)",
         elo(st.elo_diff),
         plain(st.elo_error),
         elo(st.elo_low),
@@ -681,7 +702,8 @@ mod tests {
         assert!(close(p.diff, 0.03125), "{p:?}");
         assert!(close(p.se, 0.110_169_309_636_188_08), "{p:?}");
         assert!(close(p.elo_diff, 22.266_311_688_369_655), "{p:?}");
-        assert!(close(p.elo_error, 152.423_678_175_067_15), "{p:?}");
+        // the delta method with both slopes and the covariance, from the same formula in Python
+        assert!(close(p.elo_error, 153.476_897_305_345_1), "{p:?}");
         assert!(close(p.elo_low, -130.308_661_581_691_67), "{p:?}");
         assert!(close(p.elo_high, 207.871_414_426_768_47), "{p:?}");
         // Φ(m / se), from an approximation good to 1e-7
@@ -695,6 +717,7 @@ mod tests {
         let q = paired(&back).unwrap();
         assert!(close(q.diff, -p.diff) && close(q.se, p.se));
         assert!(close(q.elo_diff, -p.elo_diff));
+        assert!(close(q.elo_error, p.elo_error), "{q:?}");
         assert_eq!((q.better, q.worse, q.same), (2, 3, 3));
         assert!(paired(&[]).is_none());
     }
