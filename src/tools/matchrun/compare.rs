@@ -79,6 +79,17 @@ impl Run {
         p
     }
 
+    /// The shards the run's files hold, in order.
+    fn shard_indices(&self) -> Vec<usize> {
+        let mut indices: Vec<usize> = self
+            .files
+            .iter()
+            .flat_map(|f| f.shards.indices.iter().copied())
+            .collect();
+        indices.sort_unstable();
+        indices
+    }
+
     /// "Chariot (tc 10+0.1) vs Pikafish-HCE (tc 10+0.1); shards 0, 1, 2 of 8 (3 files)".
     fn describe(&self) -> String {
         let engines = &self.files[0].engines;
@@ -88,12 +99,7 @@ impl Run {
             .map(who)
             .collect();
         let set = &self.files[0].shards;
-        let mut indices: Vec<usize> = self
-            .files
-            .iter()
-            .flat_map(|f| f.shards.indices.iter().copied())
-            .collect();
-        indices.sort_unstable();
+        let indices = self.shard_indices();
         let held = if set.count == 1 {
             "the whole run".to_string()
         } else {
@@ -417,12 +423,7 @@ struct PairJson {
 
 fn run_json(r: &Run) -> RunJson {
     let p = r.penta();
-    let mut shards: Vec<usize> = r
-        .files
-        .iter()
-        .flat_map(|f| f.shards.indices.iter().copied())
-        .collect();
-    shards.sort_unstable();
+    let shards = r.shard_indices();
     RunJson {
         files: r.files.iter().map(|f| f.path.clone()).collect(),
         engine: r.subject_name().to_string(),
@@ -679,8 +680,6 @@ fn compare(args: &CompareArgs) -> Result<(String, CompareJson), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::matchrun::openings::Opening;
-    use std::sync::Arc;
 
     fn close(x: f64, want: f64) -> bool {
         (x - want).abs() < 1e-9
@@ -746,13 +745,7 @@ mod tests {
     fn schedule_index_names_the_opening_the_schedule_plays() {
         // three engines, 3 pairs a pairing a round, two rounds, four openings: the pairing's
         // j-th pair plays opening j mod 4
-        let openings: Vec<Arc<Opening>> = (0..4)
-            .map(|i| {
-                let mut o = Opening::startpos();
-                o.source = format!("o{i}");
-                Arc::new(o)
-            })
-            .collect();
+        let openings = super::super::tests::numbered_openings(4);
         let games = super::super::schedule(3, 6, 2, &openings);
         let settings = "games 6 rounds 2 timeout 30s notation Iccs event \"x\"";
         let mut seen: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();

@@ -339,18 +339,23 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    #[test]
-    fn schedule_pairs_swap_colours_and_share_openings() {
-        let openings: Vec<Arc<Opening>> = (0..3)
+    /// `n` start positions named o0, o1, … (a schedule's openings told apart by name).
+    pub(crate) fn numbered_openings(n: usize) -> Vec<Arc<Opening>> {
+        (0..n)
             .map(|i| {
                 let mut o = Opening::startpos();
                 o.source = format!("o{i}");
                 Arc::new(o)
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn schedule_pairs_swap_colours_and_share_openings() {
+        let openings = numbered_openings(3);
         let s = schedule(3, 4, 2, &openings);
         // 3 pairings x 4 games x 2 rounds
         assert_eq!(s.len(), 24);
