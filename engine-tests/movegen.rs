@@ -4,7 +4,7 @@
 //!   safety by brute force) — the generator shares no tables with the engine;
 //! * captures ∪ quiets == all moves, disjoint; evasions == all moves when in check;
 //! * `is_legal` agrees with the legal list for every from × to pair;
-//! * `gives_check` agrees with making the move; `attackers_to` agrees with piece attacks;
+//! * `gives_check` and `key_after` agree with making the move; `attackers_to` agrees with piece attacks;
 //! * incremental key == recomputed key; make/unmake restores the exact position;
 //!   FEN round-trips; `validate()` passes everywhere.
 
@@ -275,7 +275,9 @@ fn make_unmake_keys_and_fen_are_consistent() {
         let mut p = pos.clone();
         for &m in pos.legal_moves().iter() {
             let check = p.gives_check(m);
+            let key_after = p.key_after(m);
             p.make_move(m);
+            assert_eq!(p.key(), key_after, "key_after({m}) in {}", pos.fen());
             p.validate()
                 .unwrap_or_else(|e| panic!("{e} after {m} in {}", pos.fen()));
             assert_eq!(p.key(), p.compute_key(), "key after {m} in {}", pos.fen());

@@ -432,6 +432,36 @@ static PAWN_TO: [[u128; NUM_SQUARES]; 2] = {
     t
 };
 
+/// For each king square: every square whose leaving or entering could give that king check —
+/// its rank and file (rooks, cannons and their screens, pawns, the facing kings), the eight
+/// horse points around it (a horse arriving) and the four diagonal neighbours (a horse's
+/// leg leaving). A move touching none of them cannot give check.
+static CHECK_ZONE: [u128; NUM_SQUARES] = {
+    let mut t = [0u128; NUM_SQUARES];
+    let mut k = 0;
+    while k < NUM_SQUARES {
+        let mut sq = 0;
+        while sq < NUM_SQUARES {
+            let df = (sq % 9) as i32 - (k % 9) as i32;
+            let dr = (sq / 9) as i32 - (k / 9) as i32;
+            let (af, ar) = (df.abs(), dr.abs());
+            if sq != k && (af == 0 || ar == 0 || af * ar == 1 || af * ar == 2) {
+                t[k] |= 1u128 << sq;
+            }
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The squares whose leaving or entering could give check to a king on `king`: a superset,
+/// for a fast "cannot give check" answer.
+#[inline]
+pub fn check_zone(king: Square) -> Bitboard {
+    Bitboard(CHECK_ZONE[king.index()])
+}
+
 /// King steps from `sq` inside its palace.
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {

@@ -172,6 +172,24 @@ impl Position {
         self.key
     }
 
+    /// The key of the position after the legal move `m`, without making it (what
+    /// `make_move` would set), so a caller can fetch what it keeps under that key early.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.board[from.index()] else {
+            return self.key ^ zobrist::side_key();
+        };
+        let mut key = self.key
+            ^ zobrist::side_key()
+            ^ zobrist::piece_key(piece, from)
+            ^ zobrist::piece_key(piece, to);
+        if let Some(cap) = self.board[to.index()] {
+            key ^= zobrist::piece_key(cap, to);
+        }
+        key
+    }
+
     /// Plies since the last capture.
     #[inline]
     pub fn halfmove_clock(&self) -> u16 {
@@ -553,6 +571,10 @@ impl Position {
         };
         let us = self.side;
         let ek = self.king[(!us).index()];
+        let zone = attacks::check_zone(ek);
+        if !zone.contains(from) && !zone.contains(to) {
+            return false;
+        }
         let mut occ = self.occ;
         occ.toggle(from);
         if self.board[to.index()].is_none() {

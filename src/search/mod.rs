@@ -936,6 +936,7 @@ impl Searcher {
                 extension = 1;
                 self.stats.ext_check_move += 1;
             }
+            self.tt.prefetch(pos.key_after(m));
             pos.make_move(m);
             self.stats.moves += 1;
             let new_depth = depth - 1 + extension;
@@ -1164,6 +1165,7 @@ impl Searcher {
                 self.stats.delta_pruned += 1;
                 continue;
             }
+            self.tt.prefetch(pos.key_after(m));
             pos.make_move(m);
             let s = -self.qsearch(pos, -beta, -alpha, ply + 1);
             pos.unmake_move();
