@@ -4,7 +4,8 @@
 //!   safety by brute force) — the generator shares no tables with the engine;
 //! * captures ∪ quiets == all moves, disjoint; evasions == all moves when in check;
 //! * `is_legal` agrees with the legal list for every from × to pair;
-//! * `gives_check` and `key_after` agree with making the move; `attackers_to` agrees with piece attacks;
+//! * `gives_check` and `key_after` agree with making the move; material counts follow the
+//!   board; `attackers_to` agrees with piece attacks;
 //! * incremental key == recomputed key; make/unmake restores the exact position;
 //!   FEN round-trips; `validate()` passes everywhere.
 
@@ -334,4 +335,39 @@ fn attackers_to_agrees_with_piece_attacks() {
             }
         }
     }
+}
+
+#[test]
+fn material_counts_follow_the_board() {
+    // the documented layout: Red's advisors ... pawns from bit 47 down, then Black's
+    let packed = |pos: &Position| {
+        let mut counts = 0u64;
+        for color in Color::ALL {
+            for kind in PieceType::ALL.iter().skip(1) {
+                counts = (counts << 4) | u64::from(pos.pieces(color, *kind).count());
+            }
+        }
+        counts
+    };
+    let mut captures = 0;
+    for pos in positions() {
+        assert_eq!(pos.material_counts(), packed(&pos), "{}", pos.fen());
+        let mut p = pos.clone();
+        for &m in pos.legal_moves().iter() {
+            captures += usize::from(p.piece_on(m.to()).is_some());
+            p.make_move(m);
+            assert_eq!(
+                p.material_counts(),
+                packed(&p),
+                "after {m} in {}",
+                pos.fen()
+            );
+            p.unmake_move();
+            assert_eq!(p.material_counts(), pos.material_counts());
+        }
+    }
+    assert!(
+        captures > 1000,
+        "the sample should capture often, did {captures} times"
+    );
 }

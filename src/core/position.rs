@@ -62,7 +62,26 @@ pub struct Position {
     /// Empty points between the side to move's king and an enemy cannon facing it with no
     /// screen: a piece landing there would become the screen.
     danger: Bitboard,
+    /// Piece counts, four bits each (see [`Position::material_counts`]).
+    material: u64,
     history: Vec<Undo>,
+}
+
+/// Bit offset of the count of `kind` (not the king) of `color` in the material counts: Red's
+/// advisors in the top nibble (bits 44–47), then Red's elephants, horses, rooks, cannons and
+/// pawns, then Black's in the same order down to bit 0.
+#[inline]
+const fn count_shift(color: usize, kind: usize) -> u32 {
+    4 * (11 - (6 * color + kind - 1)) as u32
+}
+
+/// One piece in the material counts (0 for a king, which is not counted).
+#[inline]
+fn count_unit(piece: Piece) -> u64 {
+    match piece.kind() {
+        PieceType::King => 0,
+        k => 1 << count_shift(piece.color().index(), k.index()),
+    }
 }
 
 /// Offset from a horse to its leg, indexed by `target - horse + 19` for a horse move.
@@ -95,6 +114,7 @@ impl Position {
             checkers: Bitboard::EMPTY,
             blockers: Bitboard::EMPTY,
             danger: Bitboard::EMPTY,
+            material: 0,
             history: Vec::with_capacity(256),
         }
     }
@@ -108,6 +128,7 @@ impl Position {
         self.pieces[c][t] = self.pieces[c][t].with(sq);
         self.by_color[c] = self.by_color[c].with(sq);
         self.occ.toggle(sq);
+        self.material += count_unit(piece);
         if piece.kind() == PieceType::King {
             self.king[c] = sq;
         }
@@ -188,6 +209,14 @@ impl Position {
             key ^= zobrist::piece_key(cap, to);
         }
         key
+    }
+
+    /// How many pieces of each kind but the king are on the board, four bits each: Red's
+    /// advisors, elephants, horses, rooks, cannons and pawns from bit 47 down, then Black's
+    /// in the same order down to bit 0. Kept as moves are made, for tables keyed by material.
+    #[inline]
+    pub fn material_counts(&self) -> u64 {
+        self.material
     }
 
     /// Plies since the last capture.
@@ -395,6 +424,7 @@ impl Position {
             self.pieces[them][cap.kind().index()] ^= Bitboard::from(to);
             self.by_color[them] ^= Bitboard::from(to);
             key ^= zobrist::piece_key(cap, to);
+            self.material -= count_unit(cap);
             self.halfmove = 0;
         } else {
             self.occ.toggle(to);
@@ -436,6 +466,7 @@ impl Position {
             let them = cap.color().index();
             self.pieces[them][cap.kind().index()] ^= Bitboard::from(to);
             self.by_color[them] ^= Bitboard::from(to);
+            self.material += count_unit(cap);
         } else {
             self.occ.toggle(to);
         }
@@ -626,6 +657,9 @@ impl Position {
         }
         if fresh.occ != self.occ {
             return Err("occupancy layouts disagree with the board".into());
+        }
+        if fresh.material != self.material {
+            return Err("material counts disagree with the board".into());
         }
         for c in Color::ALL {
             if self.pieces(c, PieceType::King).count() != 1 {

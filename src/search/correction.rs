@@ -77,14 +77,7 @@ impl Correction {
         let black = pos.pieces(Color::Black, PieceType::Pawn).0;
         let pawns = mix(red, 0x5EED_0001) ^ mix(black.rotate_left(17), 0x5EED_0002);
         // piece counts, four bits each: [colour][kind] for every kind but the king
-        let mut counts: u128 = 0;
-        for color in [Color::Red, Color::Black] {
-            for kind in PieceType::ALL.iter().skip(1) {
-                let n = pos.pieces(color, *kind).0.count_ones() as u128;
-                counts = (counts << 4) | n;
-            }
-        }
-        let material = mix(counts, 0x5EED_0003);
+        let material = mix(u128::from(pos.material_counts()), 0x5EED_0003);
         Slots([side + pawns, side + material])
     }
 
