@@ -10,7 +10,9 @@
 #   COUNT=1           shards to make (0: until stopped)
 #   SHARD_SECONDS=1200  each shard's time budget (no game starts after it; its row records
 #                     the game count, so it is played again byte for byte from the seed)
-#   NODES=3000 THREADS=(all cores) NICE=19 EVAL=nnue
+#   PROCS=1           generator processes at once: process w makes shards FIRST+w,
+#                     FIRST+w+PROCS, ... (COUNT each), so no two try one number
+#   NODES=3000 THREADS=(all cores / PROCS, each) NICE=19 EVAL=nnue
 #   DATA_DIR=/work/data/gen$SEED   MANIFEST=nets/shards.tsv   BIN=target/release/chariot
 # A shard is written as NAME.part and renamed when whole; then its row is added. Check the
 # data against the manifest, and play lost shards again, with
@@ -20,9 +22,10 @@ cd "$(dirname "$0")/.."
 SEED=${SEED:-4}
 FIRST=${FIRST:-100}
 COUNT=${COUNT:-1}
+PROCS=${PROCS:-1}
 SHARD_SECONDS=${SHARD_SECONDS:-1200}
 NODES=${NODES:-3000}
-THREADS=${THREADS:-$(nproc)}
+THREADS=${THREADS:-$(($(nproc) / PROCS > 0 ? $(nproc) / PROCS : 1))}
 NICE=${NICE:-19}
 EVAL=${EVAL:-nnue}
 DATA_DIR=${DATA_DIR:-/work/data/gen$SEED}
@@ -30,17 +33,33 @@ MANIFEST=${MANIFEST:-nets/shards.tsv}
 BIN=${BIN:-target/release/chariot}
 [ -x "$BIN" ] || cargo build --release --quiet
 mkdir -p "$DATA_DIR"
-made=0
-shard=$FIRST
-while [ "$COUNT" -eq 0 ] || [ "$made" -lt "$COUNT" ]; do
-    name=$(printf "s%s-shard%03d.games" "$SEED" "$shard")
-    if [ -f "$MANIFEST" ] && grep -q -P "^[^\t]+\t$SEED\t$shard\t" "$MANIFEST"; then
-        shard=$((shard + 1))
-        continue
-    fi
-    nice -n "$NICE" "$BIN" nnue gen --out "$DATA_DIR/$name" --seconds "$SHARD_SECONDS" \
-        --nodes "$NODES" --threads "$THREADS" --seed "$SEED" --shard "$shard" --eval "$EVAL" \
-        --manifest "$MANIFEST"
-    made=$((made + 1))
-    shard=$((shard + 1))
+
+# one generator process: shards FIRST+w, FIRST+w+PROCS, ... not yet in the manifest
+worker() {
+    made=0
+    shard=$((FIRST + $1))
+    while [ "$COUNT" -eq 0 ] || [ "$made" -lt "$COUNT" ]; do
+        name=$(printf "s%s-shard%03d.games" "$SEED" "$shard")
+        if [ -f "$MANIFEST" ] && grep -q -P "^[^\t]+\t$SEED\t$shard\t" "$MANIFEST"; then
+            shard=$((shard + PROCS))
+            continue
+        fi
+        nice -n "$NICE" "$BIN" nnue gen --out "$DATA_DIR/$name" --seconds "$SHARD_SECONDS" \
+            --nodes "$NODES" --threads "$THREADS" --seed "$SEED" --shard "$shard" --eval "$EVAL" \
+            --manifest "$MANIFEST"
+        made=$((made + 1))
+        shard=$((shard + PROCS))
+    done
+}
+
+# stopping the script stops the workers (a shard in play finishes, as before: stop its
+# `nnue gen` process too to end it at once)
+pids=""
+trap 'kill $pids 2>/dev/null; exit 143' TERM INT HUP
+w=0
+while [ "$w" -lt "$PROCS" ]; do
+    worker "$w" &
+    pids="$pids $!"
+    w=$((w + 1))
 done
+wait
