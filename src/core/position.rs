@@ -418,12 +418,11 @@ impl Position {
         self.pieces[us][kind] ^= from_to;
         self.by_color[us] ^= from_to;
         self.occ.toggle(from);
-        let mut key = self.key ^ zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        let key = self.key_after(m);
         if let Some(cap) = captured {
             let them = cap.color().index();
             self.pieces[them][cap.kind().index()] ^= Bitboard::from(to);
             self.by_color[them] ^= Bitboard::from(to);
-            key ^= zobrist::piece_key(cap, to);
             self.material -= count_unit(cap);
             self.halfmove = 0;
         } else {
@@ -436,7 +435,7 @@ impl Position {
             self.king[us] = to;
         }
         self.side = !self.side;
-        self.key = key ^ zobrist::side_key();
+        self.key = key;
         self.game_ply = self.game_ply.wrapping_add(1);
         self.update_check_info();
 
