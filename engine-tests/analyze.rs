@@ -399,8 +399,9 @@ fn a_lost_mate_is_at_least_an_inaccuracy_and_a_kept_mate_is_not_flagged() {
     assert_eq!(m.class, Class::Inaccuracy);
     // a mate in 2 with two first moves (the tactics suite's sp1-2-74-m2): the engine picks
     // 马三进五 (g6e7); the other, 马三进四 (g6f8), keeps the mate, is not the engine's best,
-    // and is not flagged; a quiet pawn move only makes it longer (Red still mates in 4, seen
-    // at this budget since generation 4b), so it is not flagged either
+    // and is not flagged; a quiet pawn move only makes it longer (Red still mates in 4): the
+    // review flags it exactly when its search does not see the longer mate at this budget
+    // (generation 4b saw it, generations 3 and 5a do not)
     let mate2 = "1Rbk2b2/9/3ar4/3RC1N1p/9/P4pp2/4P3P/4B4/9/3AKAB2 w - - 0 1";
     let g = from_fen(mate2, "1. g6f8");
     let m = &g.moves[0];
@@ -410,8 +411,16 @@ fn a_lost_mate_is_at_least_an_inaccuracy_and_a_kept_mate_is_not_flagged() {
     assert!(!analyze::table(&g).contains("mate lost"));
     let g = from_fen(mate2, "1. a4a5");
     let m = &g.moves[0];
-    assert_eq!(m.after.mate, Some(4), "{m:?}");
-    assert_eq!(m.mate_flag, None, "{m:?}");
+    match m.after.mate {
+        Some(n) => {
+            assert!(n > 2, "{m:?}");
+            assert_eq!(m.mate_flag, None, "{m:?}");
+        }
+        None => {
+            assert_eq!(m.mate_flag, Some(analyze::MateFlag::Lost), "{m:?}");
+            assert!(m.class >= Class::Inaccuracy, "{m:?}");
+        }
+    }
 }
 
 #[test]
