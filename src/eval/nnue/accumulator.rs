@@ -14,7 +14,7 @@
 //! the key of the position it stands for (keys cover the placement and the side to move,
 //! which is all an accumulator depends on).
 
-use super::features::{NUM_FEATURES, index, material_bucket};
+use super::features::{NUM_FEATURES, index_fast, material_bucket};
 use super::format::{Network, QA, QB, SCALE};
 use super::simd::{self, Kernel};
 use crate::core::{Color, Piece, Position, Square};
@@ -49,7 +49,7 @@ fn slot(persp: Color, mirror: bool) -> usize {
 #[inline]
 fn row(net: &Network, persp: Color, piece: Piece, sq: Square, mirror: bool) -> &[i16] {
     let h = net.hidden;
-    let f = index(persp, piece, sq, mirror);
+    let f = index_fast(persp, piece, sq, mirror);
     debug_assert!(f < NUM_FEATURES);
     &net.l1_weights[f * h..(f + 1) * h]
 }
