@@ -138,6 +138,11 @@ pub enum NnueAction {
         /// Keep positions with a mate score.
         #[arg(long)]
         keep_mates: bool,
+        /// Start from this net's weights instead of random ones (fine-tuning): its hidden
+        /// width and buckets must be --hidden and --buckets. Epoch 0's validation loss is
+        /// then this net's, and training keeps it unless an epoch does better.
+        #[arg(long, value_name = "NET")]
+        init: Option<PathBuf>,
     },
 }
 
@@ -165,7 +170,12 @@ pub fn run(action: NnueAction) -> Result<(), String> {
             keep_checks,
             keep_captures,
             keep_mates,
+            init,
         } => {
+            let init = match init {
+                Some(path) => Some(chariot::eval::nnue::load_file(&path)?),
+                None => None,
+            };
             let opts = train::TrainOptions {
                 hidden,
                 buckets,
@@ -185,6 +195,7 @@ pub fn run(action: NnueAction) -> Result<(), String> {
                 skip_checks: !keep_checks,
                 skip_captures: !keep_captures,
                 skip_mates: !keep_mates,
+                init,
                 ..train::TrainOptions::default()
             };
             let r = train::train(&files, &opts, |line| eprintln!("{line}"))?;

@@ -100,6 +100,9 @@ pub struct TrainOptions {
     pub skip_checks: bool,
     pub skip_captures: bool,
     pub skip_mates: bool,
+    /// Start from this net's weights (dequantised) instead of random ones: fine-tuning a
+    /// shipped net on newer data. Its width and buckets must be `hidden` and `buckets`.
+    pub init: Option<Network>,
 }
 
 impl Default for TrainOptions {
@@ -126,6 +129,7 @@ impl Default for TrainOptions {
             skip_checks: true,
             skip_captures: true,
             skip_mates: true,
+            init: None,
         }
     }
 }
@@ -326,6 +330,24 @@ impl Model {
             *w = ((rng.unit() * 2.0 - 1.0) * a2) as f32;
         }
         Model { h, b, p }
+    }
+
+    /// The model whose [`Model::quantise`] is `net` (every weight is the quantised value over
+    /// its scale, so quantising it again gives `net` back).
+    fn from_network(net: &Network) -> Model {
+        let qa = QA as f32;
+        let qb = QB as f32;
+        let qab = f64::from(QA * QB);
+        let mut p = Vec::with_capacity(param_count(net.hidden, net.buckets));
+        p.extend(net.l1_weights.iter().map(|&w| f32::from(w) / qa));
+        p.extend(net.l1_bias.iter().map(|&w| f32::from(w) / qa));
+        p.extend(net.out_weights.iter().map(|&w| f32::from(w) / qb));
+        p.extend(net.out_bias.iter().map(|&b| (f64::from(b) / qab) as f32));
+        Model {
+            h: net.hidden,
+            b: net.buckets,
+            p,
+        }
     }
 
     /// Fills `acc` (4·H: plain stm, plain other, mirrored stm, mirrored other) and returns
@@ -831,6 +853,14 @@ fn check_options(opts: &TrainOptions) -> Result<(), String> {
     if !(opts.weight_decay >= 0.0 && opts.weight_decay.is_finite()) {
         return Err("the weight decay must not be negative".into());
     }
+    if let Some(net) = &opts.init
+        && (net.hidden != h || net.buckets != opts.buckets)
+    {
+        return Err(format!(
+            "the initial net has hidden width {} and {} output buckets: give --hidden {} --buckets {}",
+            net.hidden, net.buckets, net.hidden, net.buckets
+        ));
+    }
     Ok(())
 }
 
@@ -933,7 +963,10 @@ pub fn train_on(
     if opts.buckets > 1 {
         progress(&bucket_histogram(ds, opts.buckets));
     }
-    let mut model = Model::init(h, opts.buckets, opts.seed);
+    let mut model = match &opts.init {
+        Some(net) => Model::from_network(net),
+        None => Model::init(h, opts.buckets, opts.seed),
+    };
     let mut adam = Adam::new(model.p.len());
     let mut workers: Vec<Worker> = (0..threads)
         .map(|_| Worker {
@@ -1562,8 +1595,47 @@ mod tests {
         // the same seed and thread count give the same net
         let again = train(&files, &opts, |_| {}).unwrap();
         assert_eq!(again.net, rep.net);
+        // fine-tuning starts where the trained net is, not from random weights
+        let tuned = train(
+            &files,
+            &TrainOptions {
+                init: Some(rep.net.clone()),
+                epochs: 2,
+                ..opts.clone()
+            },
+            |_| {},
+        )
+        .unwrap();
+        assert!(
+            (tuned.initial_valid_loss - rep.best_valid_loss).abs() < 0.05 * rep.best_valid_loss,
+            "fine-tuning starts at {}, the trained net's loss is {}",
+            tuned.initial_valid_loss,
+            rep.best_valid_loss
+        );
+        assert!(tuned.best_valid_loss <= tuned.initial_valid_loss);
+        // a start net of another shape is refused in one line
+        let err = train(
+            &files,
+            &TrainOptions {
+                init: Some(rep.net.clone()),
+                hidden: 64,
+                ..opts.clone()
+            },
+            |_| {},
+        )
+        .unwrap_err();
+        assert!(err.contains("initial net has hidden width 32"), "{err}");
+        assert!(!err.contains('\n'));
         std::fs::remove_file(&path).unwrap();
         std::fs::remove_file(&out).unwrap();
+    }
+
+    #[test]
+    fn a_dequantised_net_quantises_back_to_itself() {
+        for b in [1, 8] {
+            let net = lively_model(5, b).quantise();
+            assert_eq!(Model::from_network(&net).quantise(), net, "buckets {b}");
+        }
     }
 
     #[test]
