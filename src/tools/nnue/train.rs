@@ -33,7 +33,8 @@
 //!   after `patience` epochs without improvement (with no validation games, the training
 //!   loss is watched instead).
 //! * Initialisation (seeded): `W1` uniform in ±0.5/√32 (an accumulator of ~32 pieces starts
-//!   with a spread of about 0.16), `b1 = 0`, `w2` uniform in ±1/√(2H), `b2 = 0`.
+//!   with a spread of about 0.16), `b1 = 0`, `w2` uniform in ±1/√(2H), `b2 = 0`; or, with
+//!   `init` (fine-tuning), a net's weights, each its quantised value over its scale.
 //! * A run is deterministic for a given seed and thread count (the chunks and the order of
 //!   every floating-point sum follow from those two alone); other thread counts give
 //!   slightly different sums, hence slightly different nets. The hot loops also come compiled
