@@ -2,7 +2,8 @@
 //! the rules confirm, well-formed PGN), a faulty engine that loses every game for the right
 //! reason while the match goes on, the repetition cases of `verdicts.txt` replayed through
 //! the runner by a scripted engine, draw offers, SPRT stops, bad command lines, and a run
-//! played in shards and merged (`--shard K/N`, `chariot match merge`), and two runs
+//! played in shards and merged (`--shard K/N`, `chariot match merge`, and
+//! `scripts/shards.sh`, which plays them in turn and stops when the SPRT decides), and two runs
 //! compared pair by pair (`chariot match compare`, on results made up game by game).
 //! The scripted engines are `engine-tests/faulty-engine.sh` (POSIX sh).
 
@@ -1116,6 +1117,117 @@ fn fixed_node_games_that_repeat_their_openings_are_warned_of() {
     let _ = std::fs::remove_file(&openings);
 }
 
+/// `scripts/shards.sh DIR ARGS...` through `sh`: (exit status, stdout and stderr).
+fn shards_script(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/shards.sh");
+    let out = Command::new("sh")
+        .arg(&script)
+        .args(["--dir", &path(dir), "--bin", chariot()])
+        .args(args)
+        .output()
+        .expect("sh runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+#[test]
+fn the_shard_script_goes_on_where_it_stopped_and_ends_when_the_sprt_decides() {
+    let dir = scratch("shards-dir");
+    let _ = std::fs::remove_dir_all(&dir);
+    let me = format!("cmd={}", chariot());
+    let faulty = faulty("illegal");
+    // every game won: H1 once 104 pairs are in (see sprt_stops_a_one_sided_match), that is in
+    // shard 10 of 20 shards of 10 pairs
+    let mut args = vec![
+        "--shards",
+        "20",
+        "--sprt",
+        "elo0=0 elo1=10 alpha=0.05 beta=0.05",
+    ];
+    let tail = [
+        "--",
+        "--engine",
+        &me,
+        "name=Chariot",
+        "--engine",
+        &faulty,
+        "name=Faulty",
+        "--tc",
+        "nodes=300",
+        "--games",
+        "400",
+        "--quiet",
+    ];
+    let shard = |k: usize, ext: &str| dir.join(format!("shard-{k}.{ext}"));
+    // a first call that stops after two shards
+    let first: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--to", "2"])
+        .chain(tail)
+        .collect();
+    let (code, text) = shards_script(&dir, &first);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        shard(0, "json").exists() && shard(1, "pgn").exists(),
+        "{text}"
+    );
+    assert!(!shard(2, "json").exists(), "{text}");
+    assert!(
+        text.contains("LLR 0.567") && text.contains("continue"),
+        "{text}"
+    );
+    let kept = read(&shard(0, "json"));
+    // the second call plays on from shard 2 and stops when the merged games decide
+    args.extend(tail);
+    let (code, text) = shards_script(&dir, &args);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(!text.contains("shard 0/20 start"), "{text}");
+    assert!(text.contains("shard 2/20 start"), "{text}");
+    assert!(text.contains("the SPRT accepted H1"), "{text}");
+    assert_eq!(
+        read(&shard(0, "json")),
+        kept,
+        "a played shard is never played again"
+    );
+    assert!(
+        shard(10, "json").exists() && !shard(11, "json").exists(),
+        "{text}"
+    );
+    let merged = read(&dir.join("merged.json"));
+    assert_eq!(doc(&merged)["sprt"]["state"], "H1", "{merged}");
+    assert_eq!(doc(&merged)["games_played"], 220, "{merged}");
+    assert_eq!(pgn_games(&read(&dir.join("merged.pgn"))).len(), 220);
+    // a decided run plays nothing more
+    let (code, text) = shards_script(&dir, &args);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(!text.contains("start"), "{text}");
+    assert!(!shard(11, "json").exists(), "{text}");
+    // a stop file ends a run before its next shard
+    let stopped = scratch("shards-stopped");
+    let _ = std::fs::remove_dir_all(&stopped);
+    std::fs::create_dir_all(&stopped).unwrap();
+    std::fs::write(stopped.join("stop"), "").unwrap();
+    let (code, text) = shards_script(&stopped, &args);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(!stopped.join("shard-0.json").exists(), "{text}");
+    // bad arguments: one line, status 2
+    for bad in [
+        vec!["--shards", "0", "--", "--games", "2"],
+        vec!["--shards", "4", "--to", "5", "--", "--games", "2"],
+        vec!["--shards", "4"],
+    ] {
+        let (code, text) = shards_script(&stopped, &bad);
+        assert_eq!(code, Some(2), "{bad:?}: {text}");
+        assert_eq!(text.lines().count(), 1, "{bad:?}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&stopped);
+}
 /// A run's results made up for `chariot match compare`, written as `chariot match --json`
 /// writes them: openings `o.epd:<pair>`, one round.
 struct MadeRun<'a> {
