@@ -5,8 +5,9 @@
 //!   switchable in [`TrainOptions`], each one counted in [`Dropped`], a position counted by
 //!   the first that drops it, in this order): the first `skip_plies` plies of a game, moves
 //!   that no search chose ([`NO_SCORE`]), the side to move in check, the stored move a
-//!   capture, mate scores, scores beyond `max_score`. A kept position becomes a [`Sample`]:
-//!   its pieces (piece·90 + point codes), the side to move, the stored score and the game's
+//!   capture, mate scores, scores beyond `max_score`. A kept position becomes a [`Sample`] of
+//!   32 bytes: its pieces (a bitmap of the occupied points and 4 bits a piece, unpacked into
+//!   piece·90 + point codes when used), the side to move, the stored score and the game's
 //!   result, both from the side to move's view.
 //! * Validation: whole games (a fraction `valid`, picked by a seeded hash of the game's index
 //!   over all the files, so the split is reproducible) are held out, so that positions of one
@@ -175,15 +176,21 @@ impl std::fmt::Display for Dropped {
 /// Distinct (piece, point) codes: `piece.index() · 90 + square`.
 const CODES: usize = 14 * 90;
 
-/// One training position, compactly.
+/// One training position in 32 bytes: the occupied points as a bitmap, the pieces on them
+/// in point order at 4 bits each (a board holds at most 32), and the labels. Half the size
+/// of a list of 32 piece-point codes, so twice the positions fit in memory; the codes are
+/// unpacked when a sample is used, in the same order (point by point), so training sees
+/// exactly what it saw before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
-    codes: [u16; 32],
-    len: u8,
-    /// 0: Red to move, 1: Black.
-    stm: u8,
-    /// Half-points for the side to move: 0 loss, 1 draw, 2 win.
-    result: u8,
+    /// Bit `i % 32` of word `i / 32`: a piece stands on point `i`.
+    occupied: [u32; 3],
+    /// The piece index ([`Piece::index`]) on the `n`-th occupied point in the low (even `n`)
+    /// or high (odd `n`) half of byte `n / 2`.
+    pieces: [u8; 16],
+    /// Bit 0: the side to move (0 Red, 1 Black); bits 1-2: its result in half-points (0
+    /// loss, 1 draw, 2 win).
+    side_result: u8,
     /// Rooks, horses and cannons on the board ([`features::material_count`]).
     material: u8,
     /// The stored search score, side to move's view ([`NO_SCORE`] if none).
@@ -193,32 +200,61 @@ pub struct Sample {
 impl Sample {
     /// The position's sample; `None` if it holds more than 32 pieces.
     pub fn new(pos: &Position, score: i16, result: GameResult) -> Option<Sample> {
+        let stm = pos.side_to_move();
+        let half_points = match result.winner() {
+            Some(c) if c == stm => 2,
+            Some(_) => 0,
+            None => 1,
+        };
         let mut s = Sample {
-            codes: [0; 32],
-            len: 0,
-            stm: pos.side_to_move() as u8,
-            result: match result.winner() {
-                Some(c) if c == pos.side_to_move() => 2,
-                Some(_) => 0,
-                None => 1,
-            },
+            occupied: [0; 3],
+            pieces: [0; 16],
+            side_result: stm as u8 | half_points << 1,
             material: features::material_count(pos) as u8,
             score,
         };
+        let mut n = 0;
         for sq in Square::ALL {
             if let Some(p) = pos.piece_on(sq) {
-                if s.len as usize == 32 {
+                if n == 32 {
                     return None;
                 }
-                s.codes[s.len as usize] = (p.index() * 90 + sq.index()) as u16;
-                s.len += 1;
+                let i = sq.index();
+                s.occupied[i / 32] |= 1 << (i % 32);
+                s.pieces[n / 2] |= (p.index() as u8) << (4 * (n % 2));
+                n += 1;
             }
         }
         Some(s)
     }
 
-    fn codes(&self) -> &[u16] {
-        &self.codes[..self.len as usize]
+    /// The side to move: 0 Red, 1 Black.
+    #[inline(always)]
+    fn stm(&self) -> u8 {
+        self.side_result & 1
+    }
+
+    /// The side to move's result in half-points: 0 loss, 1 draw, 2 win.
+    #[inline(always)]
+    fn result(&self) -> u8 {
+        self.side_result >> 1
+    }
+
+    /// The pieces as `piece.index() · 90 + point` codes, point by point, unpacked into `buf`.
+    #[inline(always)]
+    fn codes<'a>(&self, buf: &'a mut [u16; 32]) -> &'a [u16] {
+        let mut n = 0;
+        for (w, &word) in self.occupied.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let point = w * 32 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let piece = (self.pieces[n / 2] >> (4 * (n % 2))) & 15;
+                buf[n] = u16::from(piece) * 90 + point as u16;
+                n += 1;
+            }
+        }
+        &buf[..n]
     }
 
     /// The output bucket of a net of `buckets` output layers.
@@ -229,7 +265,7 @@ impl Sample {
 
     /// The training target for scale `k` and result weight `wdl`.
     fn target(&self, k: f32, wdl: f32) -> f32 {
-        let r = f32::from(self.result) * 0.5;
+        let r = f32::from(self.result()) * 0.5;
         if self.score == NO_SCORE {
             return r;
         }
@@ -351,10 +387,10 @@ impl Model {
         }
     }
 
-    /// Fills `acc` (4·H: plain stm, plain other, mirrored stm, mirrored other) and returns
-    /// the output in the model's units (`eval = SCALE · out`).
+    /// Fills `acc` (4·H: plain stm, plain other, mirrored stm, mirrored other) from `s`'s
+    /// unpacked `codes` and returns the output in the model's units (`eval = SCALE · out`).
     #[inline(always)]
-    fn forward(&self, feats: &Features, s: &Sample, acc: &mut [f32]) -> f32 {
+    fn forward(&self, feats: &Features, s: &Sample, codes: &[u16], acc: &mut [f32]) -> f32 {
         let h = self.h;
         let (b1o, w2o, b2o) = offsets(h, self.b);
         let bk = s.bucket(self.b);
@@ -362,10 +398,10 @@ impl Model {
         let w2 = &self.p[w2o + bk * 2 * h..w2o + (bk + 1) * 2 * h];
         let mut out = 0.0f32;
         for k in 0..4 {
-            let table = feats.table(s.stm, k);
+            let table = feats.table(s.stm(), k);
             let a = &mut acc[k * h..(k + 1) * h];
             a.copy_from_slice(b1);
-            for &code in s.codes() {
+            for &code in codes {
                 let row = table[code as usize] as usize * h;
                 for (x, w) in a.iter_mut().zip(&w1[row..row + h]) {
                     *x += *w;
@@ -388,7 +424,7 @@ impl Model {
     #[cfg(test)]
     fn eval_cp(&self, feats: &Features, s: &Sample) -> f32 {
         let mut acc = vec![0.0; 4 * self.h];
-        SCALE as f32 * self.forward(feats, s, &mut acc)
+        SCALE as f32 * self.forward(feats, s, s.codes(&mut [0; 32]), &mut acc)
     }
 
     /// The quantised net (see the format's doc).
@@ -438,7 +474,7 @@ struct LossCfg {
 impl LossCfg {
     #[inline(always)]
     fn loss(&self, model: &Model, feats: &Features, s: &Sample, acc: &mut [f32]) -> f64 {
-        let out = model.forward(feats, s, acc);
+        let out = model.forward(feats, s, s.codes(&mut [0; 32]), acc);
         let pred = sigmoid(SCALE as f32 * out / self.k);
         let e = pred - s.target(self.k, self.wdl);
         f64::from(e * e)
@@ -459,7 +495,9 @@ fn sample_grad(
     let h = model.h;
     let (b1o, w2o, b2o) = offsets(h, model.b);
     let bk = s.bucket(model.b);
-    let out = model.forward(feats, s, &mut w.acc);
+    let mut buf = [0u16; 32];
+    let codes = s.codes(&mut buf);
+    let out = model.forward(feats, s, codes, &mut w.acc);
     let pred = sigmoid(SCALE as f32 * out / cfg.k);
     let err = pred - s.target(cfg.k, cfg.wdl);
     // d loss / d out
@@ -486,8 +524,8 @@ fn sample_grad(
         for (g, d) in gb1.iter_mut().zip(a.iter()) {
             *g += *d;
         }
-        let table = feats.table(s.stm, k);
-        for &code in s.codes() {
+        let table = feats.table(s.stm(), k);
+        for &code in codes {
             let row = table[code as usize] as usize * h;
             for (g, d) in gw1[row..row + h].iter_mut().zip(a.iter()) {
                 *g += *d;
@@ -718,10 +756,13 @@ fn game_hash(seed: u64, index: usize) -> f64 {
 
 /// Reads the games files and applies the filters and the validation split.
 pub fn load(files: &[PathBuf], opts: &TrainOptions) -> Result<Dataset, String> {
-    // (content hash, samples) of every game: sorted by the hash below, so the files' order and
-    // the order games finished in while generating change nothing (the validation split and
-    // the shuffles follow from the seed and the set of games alone)
-    let mut per_game: Vec<(u64, Vec<Sample>)> = Vec::new();
+    // every kept sample in the order read, and each game's (content hash, first sample, sample
+    // count): the games are sorted by the hash below, so the files' order and the order games
+    // finished in while generating change nothing (the validation split and the shuffles follow
+    // from the seed and the set of games alone). Memory at the peak: two samples a kept
+    // position (this list and the split), 64 bytes.
+    let mut read: Vec<Sample> = Vec::new();
+    let mut per_game: Vec<(u64, usize, usize)> = Vec::new();
     let mut ds = Dataset::default();
     for path in files {
         let games = data::read_file(path)?;
@@ -735,10 +776,13 @@ pub fn load(files: &[PathBuf], opts: &TrainOptions) -> Result<Dataset, String> {
             ds.dropped.add(&d);
             let mut bytes = Vec::with_capacity(64 + 4 * g.moves.len());
             g.encode(&mut bytes);
-            per_game.push((crate::eval::nnue::format::fnv1a64(&bytes), samples));
+            let hash = crate::eval::nnue::format::fnv1a64(&bytes);
+            per_game.push((hash, read.len(), samples.len()));
+            read.extend_from_slice(&samples);
         }
     }
-    per_game.sort_by_key(|(key, _)| *key);
+    // stable: a game played twice keeps its place among its copies
+    per_game.sort_by_key(|&(key, _, _)| key);
     ds.games = per_game.len();
     let hashes: Vec<f64> = (0..ds.games).map(|i| game_hash(opts.seed, i)).collect();
     let mut is_valid: Vec<bool> = hashes.iter().map(|&x| x < opts.valid).collect();
@@ -749,12 +793,21 @@ pub fn load(files: &[PathBuf], opts: &TrainOptions) -> Result<Dataset, String> {
             .unwrap_or(0);
         is_valid[lowest] = true;
     }
-    for ((_, samples), v) in per_game.into_iter().zip(is_valid) {
+    let valid_len: usize = per_game
+        .iter()
+        .zip(&is_valid)
+        .filter(|&(_, &v)| v)
+        .map(|(g, _)| g.2)
+        .sum();
+    ds.valid.reserve_exact(valid_len);
+    ds.train.reserve_exact(read.len() - valid_len);
+    for (&(_, first, len), v) in per_game.iter().zip(is_valid) {
+        let samples = &read[first..first + len];
         if v {
             ds.valid_games += 1;
-            ds.valid.extend(samples);
+            ds.valid.extend_from_slice(samples);
         } else {
-            ds.train.extend(samples);
+            ds.train.extend_from_slice(samples);
         }
     }
     Ok(ds)
@@ -766,7 +819,7 @@ pub fn fit_k(samples: &[Sample]) -> Option<f32> {
     let scored: Vec<(f32, f32)> = samples
         .iter()
         .filter(|s| s.score != NO_SCORE && mate_plies(i32::from(s.score)).is_none())
-        .map(|s| (f32::from(s.score), f32::from(s.result) * 0.5))
+        .map(|s| (f32::from(s.score), f32::from(s.result()) * 0.5))
         .collect();
     if scored.is_empty() {
         return None;
@@ -1184,11 +1237,11 @@ mod tests {
         assert_eq!((ds.train.len(), ds.valid.len(), ds.valid_games), (6, 0, 0));
         let kept: Vec<(i16, u8, u8)> = ds.train[..3]
             .iter()
-            .map(|s| (s.score, s.stm, s.result))
+            .map(|s| (s.score, s.stm(), s.result()))
             .collect();
         // Red wins: a win for Red to move (stm 0), a loss for Black to move
         assert_eq!(kept, [(300, 0, 2), (-300, 1, 0), (-100, 1, 0)]);
-        assert_eq!(ds.train[0].len, 4);
+        assert_eq!(ds.train[0].codes(&mut [0; 32]).len(), 4);
 
         let open = TrainOptions {
             skip_plies: 3,
@@ -1308,6 +1361,47 @@ mod tests {
         out
     }
 
+    #[test]
+    fn a_sample_is_32_bytes_and_gives_back_every_piece_and_label() {
+        assert_eq!(std::mem::size_of::<Sample>(), 32);
+        let games = random_games(40, 160, 17);
+        let mut seen = 0;
+        for g in &games {
+            g.replay(|pos, _, score| {
+                let s = Sample::new(pos, score, g.result).unwrap();
+                let want: Vec<u16> = Square::ALL
+                    .iter()
+                    .filter_map(|&sq| {
+                        pos.piece_on(sq)
+                            .map(|p| (p.index() * 90 + sq.index()) as u16)
+                    })
+                    .collect();
+                assert_eq!(s.codes(&mut [0; 32]), want.as_slice(), "{}", pos.fen());
+                let stm = pos.side_to_move();
+                assert_eq!(s.stm(), stm as u8);
+                let half = match g.result.winner() {
+                    Some(c) if c == stm => 2,
+                    Some(_) => 0,
+                    None => 1,
+                };
+                assert_eq!((s.result(), s.score), (half, score));
+                assert_eq!(usize::from(s.material), features::material_count(pos));
+                seen += 1;
+            })
+            .unwrap();
+        }
+        assert!(seen > 1000, "{seen}");
+        // the start position's 32 pieces fill every half-byte
+        let start = Sample::new(&Position::startpos(), 0, GameResult::Draw).unwrap();
+        assert_eq!(start.codes(&mut [0; 32]).len(), 32);
+        let last = Piece::new(Color::Black, PieceType::Rook).index() * 90 + 89;
+        assert_eq!(
+            start.codes(&mut [0; 32])[31],
+            last as u16,
+            "i9 holds a black rook"
+        );
+    }
+
     fn worker(h: usize, b: usize) -> Worker {
         Worker {
             grad: vec![0.0; param_count(h, b)],
@@ -1354,7 +1448,9 @@ mod tests {
         let g = workers[0].grad.clone();
         let (b1o, w2o, b2o) = offsets(16, b);
         let s0 = &samples[0];
-        let row = |k: usize, i: usize| feats.table(s0.stm, k)[s0.codes[i] as usize] as usize * 16;
+        let mut buf = [0u16; 32];
+        let codes0 = s0.codes(&mut buf);
+        let row = |k: usize, i: usize| feats.table(s0.stm(), k)[codes0[i] as usize] as usize * 16;
         // the output layer of the start position's bucket, and of the last sample's
         let (bk, bl) = (s0.bucket(b), samples[samples.len() - 1].bucket(b));
         if b > 1 {
@@ -1440,12 +1536,16 @@ mod tests {
     fn integer_eval(net: &Network, s: &Sample) -> i64 {
         let h = net.hidden;
         let w2 = &net.out_weights[s.bucket(net.buckets) * 2 * h..];
-        let stm = if s.stm == 0 { Color::Red } else { Color::Black };
+        let stm = if s.stm() == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        };
         let mut sum = 0i64;
         for mirror in [false, true] {
             for (half, persp) in [(0, stm), (1, !stm)] {
                 let mut acc: Vec<i32> = net.l1_bias.iter().map(|&b| i32::from(b)).collect();
-                for &code in s.codes() {
+                for &code in s.codes(&mut [0; 32]) {
                     let piece = Piece::ALL[code as usize / 90];
                     let sq = Square::from_index((code % 90) as u8);
                     let f = features::index(persp, piece, sq, mirror);
