@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
         --bin) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
         --sprt) [ $# -ge 2 ] || usage; sprt=$2; shift 2 ;;
         --) shift; break ;;
-        -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
 done
