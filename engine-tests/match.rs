@@ -582,6 +582,51 @@ fn a_stop_file_ends_the_match_with_its_report() {
 }
 
 #[test]
+fn options_go_to_engines_that_offer_them() {
+    // Chariot's tunables are offered with --tunables; `--each` options go to every engine
+    // whether it offers them or not (a peer may not), an engine's own must be offered
+    let tunable = format!("cmd={} --tunables", chariot());
+    let r = run_match(&words(&[
+        "--engine",
+        &tunable,
+        "name=a",
+        "option.RfpMargin=90",
+        "option.Skill Level=20",
+        "--engine",
+        &tunable,
+        "name=b",
+        "--each",
+        "option.Hash=8",
+        "option.NoSuchOption=1",
+        "--tc",
+        "nodes=200",
+        "--games",
+        "2",
+        "--quiet",
+    ]));
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("2 of 2 games played"), "{}", r.stdout);
+    let r = run_match(&words(&[
+        "--engine",
+        &format!("cmd={}", chariot()),
+        "name=a",
+        "option.RfpMargin=90",
+        "--engine",
+        &tunable,
+        "--tc",
+        "nodes=200",
+        "--games",
+        "2",
+    ]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("engine a:") && r.stderr.contains("started with --tunables"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn bad_command_lines_get_one_line_errors() {
     let chariot_engine = format!("cmd={}", chariot());
     let two = |rest: &[&str]| -> Vec<String> {
@@ -624,6 +669,19 @@ fn bad_command_lines_get_one_line_errors() {
         (
             two(&["--engine", "cmd=x", "speed=3", "--tc", "nodes=10"]),
             "unknown key",
+        ),
+        // an option the engine does not announce would be ignored: the match must not start
+        (
+            words(&[
+                "--engine",
+                &chariot_engine,
+                "option.RfpMargin=90",
+                "--engine",
+                &chariot_engine,
+                "--tc",
+                "nodes=10",
+            ]),
+            "does not offer the option RfpMargin (it announced",
         ),
         (two(&["--tc", "nodes=10", "--shard", "3/3"]), "K/N"),
         (two(&["--tc", "nodes=10", "--shard", "1"]), "K/N"),

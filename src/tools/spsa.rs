@@ -612,6 +612,7 @@ fn side_spec(base: &EngineSpec, name: &str, options: Vec<(String, String)>) -> E
         dir: base.dir.clone(),
         proto: base.proto,
         options: all,
+        each_only: base.each_only.clone(),
         tc: base.tc.clone(),
         margin: base.margin,
         detected: AtomicU8::new(0),
@@ -623,29 +624,17 @@ fn side_spec(base: &EngineSpec, name: &str, options: Vec<(String, String)>) -> E
 fn check_engine(cfg: &Config) -> Result<(), String> {
     let spec = side_spec(&cfg.spec, "engine", Vec::new());
     let e = EngineProcess::start(&spec, TIMEOUT, None).map_err(|e| match e {
-        matchrun::engine::StartError::Spawn(m) => m,
+        matchrun::engine::StartError::Setup(m) => m,
         matchrun::engine::StartError::Handshake(_) => format!(
             "the engine '{}' did not complete the ucci/uci handshake",
             spec.command_line()
         ),
     })?;
-    let offered = |name: &str| {
-        e.option_lines.iter().any(|l| {
-            let mut w = l.split_whitespace().skip(1);
-            let first = w.next().unwrap_or("");
-            let n = if first == "name" {
-                w.next().unwrap_or("")
-            } else {
-                first
-            };
-            n.eq_ignore_ascii_case(name)
-        })
-    };
     let missing: Vec<&str> = cfg
         .params
         .iter()
         .map(|t| t.name)
-        .filter(|n| !offered(n))
+        .filter(|n| !e.offers(n))
         .collect();
     e.quit();
     if !missing.is_empty() {

@@ -332,9 +332,11 @@ pub fn engine_spec(
     let mut proto = ProtoChoice::Auto;
     let mut dir = None;
     let mut options: Vec<(String, String)> = Vec::new();
+    let mut each_only: Vec<String> = Vec::new();
     let mut tc = global_tc.cloned();
     let mut margin = global_margin;
-    for w in each.iter().chain(words) {
+    let tagged = each.iter().map(|w| (w, true));
+    for (w, from_each) in tagged.chain(words.iter().map(|w| (w, false))) {
         let (k, v) = w
             .split_once('=')
             .ok_or_else(|| format!("{what}: '{w}' is not KEY=VALUE (e.g. cmd=./chariot)"))?;
@@ -367,6 +369,10 @@ pub fn engine_spec(
                 Some(opt) if !opt.trim().is_empty() => {
                     options.retain(|(n, _)| n != opt);
                     options.push((opt.to_string(), v.to_string()));
+                    each_only.retain(|n| n != opt);
+                    if from_each {
+                        each_only.push(opt.to_string());
+                    }
                 }
                 _ => {
                     return Err(format!(
@@ -395,6 +401,7 @@ pub fn engine_spec(
         dir,
         proto,
         options,
+        each_only,
         tc,
         margin,
         detected: AtomicU8::new(0),

@@ -48,6 +48,9 @@ pub struct EngineSpec {
     pub proto: ProtoChoice,
     /// `option.<Name>=<value>`, in the order given.
     pub options: Vec<(String, String)>,
+    /// The options that came from `--each` alone (not also from this engine's own words):
+    /// sent whether the engine offers them or not, where the engine's own must be offered.
+    pub each_only: Vec<String>,
     pub tc: TimeControl,
     /// Time over the clock an engine may take before it loses on time.
     pub margin: Duration,
@@ -115,9 +118,9 @@ pub enum Fault {
 /// Why an engine could not be started.
 #[derive(Debug)]
 pub enum StartError {
-    /// The program could not be run at all (a wrong path or directory): a mistake in the
-    /// match set-up, which ends the match.
-    Spawn(String),
+    /// A mistake in the match set-up, which ends the match: the program could not be run at
+    /// all (a wrong path or directory), or it does not offer an option given to it.
+    Setup(String),
     /// It ran but did not complete the handshake: a loss for it.
     Handshake(Fault),
 }
@@ -203,6 +206,54 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// The name an `option` line announces: the words between `name` and `type` (UCI, where a
+/// name may have spaces), or the word after `option` (UCCI).
+fn option_name(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    match words.first() {
+        Some(&"name") => {
+            let end = words
+                .iter()
+                .position(|w| *w == "type")
+                .unwrap_or(words.len());
+            words[1..end.max(1)].join(" ")
+        }
+        Some(w) => w.to_string(),
+        None => String::new(),
+    }
+}
+
+/// UCI names and their UCCI counterparts where more than case and spaces differ: UCCI's own
+/// (`hashsize`, `usebook`, `bookfiles`) and Chariot's (`usenn`), normalised.
+const UCCI_ALIASES: &[(&str, &str)] = &[
+    ("hash", "hashsize"),
+    ("ownbook", "usebook"),
+    ("bookfile", "bookfiles"),
+    ("usennue", "usenn"),
+];
+
+/// Whether two option names mean one option across the dialects: case, spaces, underscores
+/// and UCI's `UCI_` prefix ignored, and the pairs of [`UCCI_ALIASES`].
+fn same_option(a: &str, b: &str) -> bool {
+    let norm = |s: &str| {
+        let t = s.trim();
+        let t = match t.get(..4) {
+            Some(p) if p.eq_ignore_ascii_case("uci_") => &t[4..],
+            _ => t,
+        };
+        t.chars()
+            .filter(|c| !c.is_whitespace() && *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
+    let (a, b) = (norm(a), norm(b));
+    !a.is_empty()
+        && (a == b
+            || UCCI_ALIASES
+                .iter()
+                .any(|&(u, c)| (a == u && b == c) || (a == c && b == u)))
+}
+
 impl EngineProcess {
     /// Runs the engine and completes the handshake: dialect, options, `isready`.
     pub fn start(
@@ -219,7 +270,7 @@ impl EngineProcess {
             cmd.current_dir(dir);
         }
         let mut child = cmd.spawn().map_err(|e| {
-            StartError::Spawn(format!(
+            StartError::Setup(format!(
                 "engine {}: cannot run '{}'{}: {e}",
                 spec.name,
                 spec.command_line(),
@@ -255,7 +306,7 @@ impl EngineProcess {
                     }
                 }
             })
-            .map_err(|e| StartError::Spawn(format!("cannot start a reader thread: {e}")))?;
+            .map_err(|e| StartError::Setup(format!("cannot start a reader thread: {e}")))?;
         let mut e = EngineProcess {
             // the process id tells apart the copies of an engine that concurrent games run
             name: format!("{}#{}", spec.name, child.id()),
@@ -269,7 +320,39 @@ impl EngineProcess {
             option_lines: Vec::new(),
         };
         e.handshake(spec, timeout).map_err(StartError::Handshake)?;
+        // an option the engine never announced would be ignored, and the match would measure
+        // the engine without it: a mistake in the set-up, not a fault of the engine
+        let missing: Vec<&str> = spec
+            .options
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| !e.offers(n) && !spec.each_only.iter().any(|o| o == n))
+            .collect();
+        if !missing.is_empty() {
+            let count = e.option_lines.len();
+            e.quit();
+            return Err(StartError::Setup(format!(
+                "engine {}: '{}' does not offer the option{} {} (it announced {count}){}",
+                spec.name,
+                spec.command_line(),
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(", "),
+                if spec.program.contains("chariot") {
+                    "; Chariot offers its search tunables only when started with --tunables"
+                } else {
+                    ""
+                }
+            )));
+        }
         Ok(e)
+    }
+
+    /// Whether the engine announced the option `name` in its handshake (UCI's `option name
+    /// <words> type …`, UCCI's `option <name> type …`), by [`same_option`].
+    pub fn offers(&self, name: &str) -> bool {
+        self.option_lines
+            .iter()
+            .any(|l| same_option(&option_name(l), name))
     }
 
     fn handshake(&mut self, spec: &EngineSpec, timeout: Duration) -> Result<(), Fault> {
@@ -765,6 +848,42 @@ fn info_field(line: &str, key: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn option_names_match_across_the_dialects_and_nothing_else() {
+        assert_eq!(
+            option_name("option name Skill Level type spin default 20"),
+            "Skill Level"
+        );
+        assert_eq!(
+            option_name("option hashsize type spin min 1 max 65536"),
+            "hashsize"
+        );
+        assert_eq!(
+            option_name("option name Clear Hash type button"),
+            "Clear Hash"
+        );
+        for (given, offered) in [
+            ("Hash", "hashsize"),
+            ("Skill Level", "skilllevel"),
+            ("skill_level", "Skill Level"),
+            ("UCI_Elo", "elo"),
+            ("OwnBook", "usebook"),
+            ("BookFile", "bookfiles"),
+            ("RfpMargin", "RfpMargin"),
+        ] {
+            assert!(same_option(given, offered), "{given} ~ {offered}");
+        }
+        for (given, offered) in [
+            ("RfpMargin", "hashsize"),
+            ("LmrBase", "LmrBaseline2"),
+            ("Hash", "Clear Hash"),
+            ("UCI_Elo", "UCI_LimitStrength"),
+            ("Threads", ""),
+        ] {
+            assert!(!same_option(given, offered), "{given} !~ {offered}");
+        }
+    }
 
     #[test]
     fn command_lines_split_like_a_shell() {

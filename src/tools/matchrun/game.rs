@@ -284,7 +284,7 @@ fn ready(
         slots[idx] = None;
         match EngineProcess::start(spec, cfg.timeout, cfg.log.clone()) {
             Ok(e) => slots[idx] = Some(e),
-            Err(StartError::Spawn(msg)) => return Err(Fatal(msg)),
+            Err(StartError::Setup(msg)) => return Err(Fatal(msg)),
             Err(StartError::Handshake(f)) => {
                 return Ok(Some(fault_loss(side, &spec.name, f, "at start-up", false)));
             }
