@@ -619,10 +619,15 @@ fn side_spec(base: &EngineSpec, name: &str, options: Vec<(String, String)>) -> E
     }
 }
 
-/// Starts the engine once and checks that it offers every tuned parameter as an option (an
-/// engine that does not would ignore them, and SPSA would tune noise).
+/// Starts the engine once with every tuned parameter as an option at its default: the start
+/// refuses an engine that does not offer one (it would ignore them, and SPSA would tune noise).
 fn check_engine(cfg: &Config) -> Result<(), String> {
-    let spec = side_spec(&cfg.spec, "engine", Vec::new());
+    let options = cfg
+        .params
+        .iter()
+        .map(|t| (t.name.to_string(), t.default.to_string()))
+        .collect();
+    let spec = side_spec(&cfg.spec, "engine", options);
     let e = EngineProcess::start(&spec, TIMEOUT, None).map_err(|e| match e {
         matchrun::engine::StartError::Setup(m) => m,
         matchrun::engine::StartError::Handshake(_) => format!(
@@ -630,20 +635,7 @@ fn check_engine(cfg: &Config) -> Result<(), String> {
             spec.command_line()
         ),
     })?;
-    let missing: Vec<&str> = cfg
-        .params
-        .iter()
-        .map(|t| t.name)
-        .filter(|n| !e.offers(n))
-        .collect();
     e.quit();
-    if !missing.is_empty() {
-        return Err(format!(
-            "the engine '{}' does not offer the option {} (start Chariot with --tunables)",
-            spec.command_line(),
-            missing.join(", ")
-        ));
-    }
     Ok(())
 }
 
