@@ -5,7 +5,7 @@ use super::engine::{EngineSpec, ProtoChoice, split_command};
 use super::game::{DrawRule, ResignRule};
 use super::openings::Order;
 use super::pgn::Notation;
-use super::stats::{Sprt, SprtModel};
+use super::stats::{Prior, Sprt, SprtModel};
 use super::tc::TimeControl;
 use crate::rules::RuleSet;
 use std::path::PathBuf;
@@ -98,7 +98,9 @@ pub struct RawArgs {
     /// Score adjudication of a draw: score=<cp> moves=<n> after=<ply>.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Option<Vec<String>>,
-    /// SPRT: elo0=<a> elo1=<b> alpha=<x> beta=<y> [model=pentanomial|trinomial].
+    /// SPRT: elo0=<a> elo1=<b> alpha=<x> beta=<y> [model=pentanomial|trinomial]
+    /// [prior-wdl=W-D-L prior-penta=P0-P1-P2-P3-P4] (the prior: recorded counts of this
+    /// test's earlier games whose files are gone, counted with these games).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
     /// Write every game to this PGN file.
@@ -175,23 +177,41 @@ pub struct CompareArgs {
     pub json: Option<PathBuf>,
 }
 
-/// `--sprt elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>] [model=pentanomial|trinomial]`, as
-/// `chariot match` and `chariot match merge` take it.
+/// `--sprt elo0=<a> elo1=<b> [alpha=<x>] [beta=<y>] [model=pentanomial|trinomial]
+/// [prior-wdl=W-D-L prior-penta=P0-P1-P2-P3-P4]`, as `chariot match` and `chariot match
+/// merge` take it (the prior: the recorded counts of this test's earlier games whose files
+/// are gone, [`Sprt::prior`]).
 pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
-    let kv = key_values(words, "--sprt", &["elo0", "elo1", "alpha", "beta", "model"])?;
+    let kv = key_values(
+        words,
+        "--sprt",
+        &[
+            "elo0",
+            "elo1",
+            "alpha",
+            "beta",
+            "model",
+            "prior-wdl",
+            "prior-penta",
+        ],
+    )?;
     let mut s = Sprt {
         elo0: f64::NAN,
         elo1: f64::NAN,
         alpha: 0.05,
         beta: 0.05,
         model: SprtModel::Pentanomial,
+        prior: None,
     };
+    let (mut prior_wdl, mut prior_penta) = (None, None);
     for (k, v) in kv {
         match k {
             "elo0" => s.elo0 = number("--sprt", k, v)?,
             "elo1" => s.elo1 = number("--sprt", k, v)?,
             "alpha" => s.alpha = number("--sprt", k, v)?,
             "beta" => s.beta = number("--sprt", k, v)?,
+            "prior-wdl" => prior_wdl = Some(v),
+            "prior-penta" => prior_penta = Some(v),
             _ => {
                 s.model = match v.to_ascii_lowercase().as_str() {
                     "pentanomial" => SprtModel::Pentanomial,
@@ -211,6 +231,11 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
         return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
     }
+    s.prior = match (prior_wdl, prior_penta) {
+        (None, None) => None,
+        (Some(w), Some(p)) => Some(Prior::parse(w, p).map_err(|e| format!("--sprt: {e}"))?),
+        _ => return Err("--sprt: give prior-wdl and prior-penta together".into()),
+    };
     Ok(s)
 }
 
@@ -666,5 +691,25 @@ mod tests {
         assert!(spec(&["cmd=x", "tc=fast"]).is_err());
         assert!(spec(&["cmd=x", "dir=/no/such/dir"]).is_err());
         assert!(spec(&["cmd"]).is_err());
+    }
+
+    #[test]
+    fn sprt_words_take_a_prior_whole_or_not_at_all() {
+        let w = |text: &str| -> Vec<String> { text.split(' ').map(String::from).collect() };
+        let s = parse_sprt(&w(
+            "elo0=0 elo1=10 prior-wdl=29-92-29 prior-penta=1-17-41-13-3",
+        ))
+        .unwrap();
+        let p = s.prior.unwrap();
+        assert_eq!((p.wdl.wins, p.wdl.draws, p.wdl.losses), (29, 92, 29));
+        assert_eq!(p.penta.0, [1, 17, 41, 13, 3]);
+        assert!(parse_sprt(&w("elo0=0 elo1=10")).unwrap().prior.is_none());
+        let half = parse_sprt(&w("elo0=0 elo1=10 prior-wdl=29-92-29")).unwrap_err();
+        assert!(half.contains("together"), "{half}");
+        let odd = parse_sprt(&w(
+            "elo0=0 elo1=10 prior-wdl=29-92-30 prior-penta=1-17-41-13-3",
+        ))
+        .unwrap_err();
+        assert!(odd.contains("same games"), "{odd}");
     }
 }

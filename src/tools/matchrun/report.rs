@@ -504,6 +504,21 @@ pub fn text_report(t: &Tally, info: &ReportInfo) -> String {
             model_name(sprt.model),
             state_text(state)
         );
+        if let Some(prior) = &sprt.prior {
+            let (w, q) = sprt.with_prior(&p.wdl, &p.penta);
+            let _ = writeln!(
+                s,
+                "  the LLR counts {} earlier games of this test (files gone; recorded W-D-L {}, pentanomial {}): all {} games {} ({}), Elo per game pair {}, pentanomial {}",
+                prior.wdl.games(),
+                prior.wdl,
+                prior.penta,
+                w.games(),
+                w,
+                percent(w.score()),
+                elo_text(elo_pentanomial(&q)),
+                q
+            );
+        }
     }
     s
 }
@@ -634,6 +649,18 @@ pub struct SprtJson {
     pub lower: Num,
     pub upper: Num,
     pub state: &'static str,
+    /// The recorded counts of earlier games the LLR includes ([`Sprt::prior`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prior: Option<PriorJson>,
+}
+
+/// [`Sprt::prior`] as JSON.
+#[derive(Serialize)]
+pub struct PriorJson {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub pentanomial: [u64; 5],
 }
 
 /// One finished game; engines by name.
@@ -698,6 +725,12 @@ pub fn match_json(t: &Tally, info: &ReportInfo) -> MatchJson {
                     SprtState::AcceptH0 => "H0",
                     SprtState::AcceptH1 => "H1",
                 },
+                prior: sprt.prior.map(|q| PriorJson {
+                    wins: q.wdl.wins,
+                    draws: q.wdl.draws,
+                    losses: q.wdl.losses,
+                    pentanomial: q.penta.0,
+                }),
             })
         }
         _ => None,

@@ -47,6 +47,13 @@ impl Wdl {
     }
 }
 
+/// `W-D-L`.
+impl std::fmt::Display for Wdl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}-{}", self.wins, self.draws, self.losses)
+    }
+}
+
 /// Counts of game pairs (the same opening with colours swapped) by the points the first
 /// engine took from the pair: 0, ½, 1, 1½, 2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,6 +74,14 @@ impl Penta {
         let mut p = self.0;
         p.reverse();
         Penta(p)
+    }
+}
+
+/// `P0-P1-P2-P3-P4`.
+impl std::fmt::Display for Penta {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [a, b, c, d, e] = self.0;
+        write!(f, "{a}-{b}-{c}-{d}-{e}")
     }
 }
 
@@ -254,6 +269,57 @@ pub struct Sprt {
     pub alpha: f64,
     pub beta: f64,
     pub model: SprtModel,
+    /// Games of this same test played before whose result files are gone (a machine that
+    /// lost them): their W-D-L and pentanomial as recorded, added to the games at hand
+    /// before every verdict, so that the test goes on where it stood instead of starting
+    /// again (which would let an unlucky start be thrown away).
+    pub prior: Option<Prior>,
+}
+
+/// The recorded counts of a test's earlier games ([`Sprt::prior`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prior {
+    pub wdl: Wdl,
+    pub penta: Penta,
+}
+
+impl Prior {
+    /// `W-D-L` and `P0-P1-P2-P3-P4` (pairs by the first engine's points 0, ½, 1, 1½, 2),
+    /// checked to describe the same games: twice as many games as pairs, the same points.
+    pub fn parse(wdl: &str, penta: &str) -> Result<Prior, String> {
+        let nums = |text: &str, n: usize, what: &str| -> Result<Vec<u64>, String> {
+            let v: Vec<u64> = text
+                .split('-')
+                .map(|x| x.trim().parse::<u64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("{what} '{text}' is not {n} counts joined by '-'"))?;
+            if v.len() == n {
+                Ok(v)
+            } else {
+                Err(format!("{what} '{text}' is not {n} counts joined by '-'"))
+            }
+        };
+        let w = nums(wdl, 3, "prior-wdl")?;
+        let p = nums(penta, 5, "prior-penta")?;
+        let wdl = Wdl {
+            wins: w[0],
+            draws: w[1],
+            losses: w[2],
+        };
+        let penta = Penta([p[0], p[1], p[2], p[3], p[4]]);
+        // in half points: 2W + D from the games, Σ i·p_i from the pairs
+        let half_points: u64 = p.iter().enumerate().map(|(i, &c)| i as u64 * c).sum();
+        if wdl.games() != 2 * penta.pairs() || 2 * wdl.wins + wdl.draws != half_points {
+            return Err(format!(
+                "prior-wdl {wdl} and prior-penta {penta} do not describe the same games ({} games, {} pairs; {} and {} half points)",
+                wdl.games(),
+                penta.pairs(),
+                2 * wdl.wins + wdl.draws,
+                half_points
+            ));
+        }
+        Ok(Prior { wdl, penta })
+    }
 }
 
 /// What the test says so far.
@@ -287,10 +353,12 @@ impl Sprt {
     /// s1; but the approximation needs a sample: with one game pair its variance is that of
     /// the empty bins, and a single 1½-point pair gave an LLR of 3.7, past the H1 bound of
     /// α = β = 0.05. Here such a pair gives 0.03.
+    /// With a [`prior`](Sprt::prior), its counts are added first.
     pub fn llr(&self, wdl: &Wdl, penta: &Penta) -> f64 {
+        let (wdl, penta) = self.with_prior(wdl, penta);
         let counts: &[u64] = match self.model {
             SprtModel::Pentanomial => &penta.0,
-            SprtModel::Trinomial => &tri_counts(wdl),
+            SprtModel::Trinomial => &tri_counts(&wdl),
         };
         if counts.iter().all(|&c| c == 0) {
             return 0.0;
@@ -311,6 +379,23 @@ impl Sprt {
             .zip(p0.iter().zip(&p1))
             .map(|(&ci, (&a, &b))| ci * (b / a).ln())
             .sum()
+    }
+
+    /// The counts the verdict is taken on: these games' and the prior's together.
+    pub fn with_prior(&self, wdl: &Wdl, penta: &Penta) -> (Wdl, Penta) {
+        let Some(p) = &self.prior else {
+            return (*wdl, *penta);
+        };
+        let w = Wdl {
+            wins: wdl.wins + p.wdl.wins,
+            draws: wdl.draws + p.wdl.draws,
+            losses: wdl.losses + p.wdl.losses,
+        };
+        let mut q = *penta;
+        for (a, b) in q.0.iter_mut().zip(p.penta.0) {
+            *a += b;
+        }
+        (w, q)
     }
 
     pub fn state(&self, llr: f64) -> SprtState {
@@ -433,6 +518,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             model: SprtModel::Pentanomial,
+            prior: None,
         };
         let (lo, hi) = s.bounds();
         assert!(close(lo, -2.944_439, 1e-6) && close(hi, 2.944_439, 1e-6));
@@ -449,6 +535,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             model: SprtModel::Pentanomial,
+            prior: None,
         };
         // Expected values from an independent script (bisection on λ, 200 halvings, as in
         // the doc comment). s0 = 0.5, s1 = 1 / (1 + 10^(-5/400)) = 0.507195.
@@ -485,6 +572,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             model: SprtModel::Pentanomial,
+            prior: None,
         };
         let llr = s.llr(&Wdl::default(), &Penta([0, 0, 0, 1, 0]));
         assert!(close(llr, 0.028_394, 1e-5), "{llr}");
@@ -511,6 +599,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             model: SprtModel::Trinomial,
+            prior: None,
         };
         let w = Wdl {
             wins: 60,
@@ -519,5 +608,71 @@ mod tests {
         };
         let llr = s.llr(&w, &Penta::default());
         assert!(close(llr, 1.389_82, 1e-4), "{llr}");
+    }
+
+    #[test]
+    fn a_prior_counts_as_the_games_it_records() {
+        let s = |prior| Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Pentanomial,
+            prior,
+        };
+        // session 41's first three shards of candidate 7b's SPRT, then three more shards
+        let prior = Prior::parse("29-92-29", "1-17-41-13-3").unwrap();
+        let later = Penta([0, 10, 50, 30, 10]);
+        let later_wdl = Wdl {
+            wins: 60,
+            draws: 120,
+            losses: 20,
+        };
+        let all = Penta([1, 27, 91, 43, 13]);
+        let all_wdl = Wdl {
+            wins: 89,
+            draws: 212,
+            losses: 49,
+        };
+        let with = s(Some(prior)).llr(&later_wdl, &later);
+        let summed = s(None).llr(&all_wdl, &all);
+        assert!(close(with, summed, 1e-12), "{with} vs {summed}");
+        assert!(!close(with, s(None).llr(&later_wdl, &later), 1e-3));
+        assert_eq!(
+            s(Some(prior)).with_prior(&later_wdl, &later),
+            (all_wdl, all)
+        );
+        // the trinomial model adds the prior's W-D-L
+        let mut t = s(Some(prior));
+        t.model = SprtModel::Trinomial;
+        let mut u = s(None);
+        u.model = SprtModel::Trinomial;
+        assert!(close(
+            t.llr(&later_wdl, &later),
+            u.llr(&all_wdl, &all),
+            1e-12
+        ));
+        // no games yet: the prior alone
+        assert!(close(
+            s(Some(prior)).llr(&Wdl::default(), &Penta::default()),
+            s(None).llr(&prior.wdl, &prior.penta),
+            1e-12
+        ));
+    }
+
+    #[test]
+    fn a_prior_must_describe_one_set_of_games() {
+        assert_eq!(
+            Prior::parse("8-30-12", "1-6-15-2-1").unwrap().penta,
+            Penta([1, 6, 15, 2, 1])
+        );
+        // 50 games but 26 pairs
+        assert!(Prior::parse("8-30-12", "1-6-15-2-2").is_err());
+        // 25 pairs, but 45 half points against the W-D-L's 46
+        assert!(Prior::parse("8-30-12", "1-6-16-1-1").is_err());
+        assert!(Prior::parse("8-30", "1-6-15-2-1").is_err());
+        assert!(Prior::parse("8-30-12", "1-6-15-2").is_err());
+        assert!(Prior::parse("8-x-12", "1-6-15-2-1").is_err());
+        assert!(Prior::parse("8-30-12", "1-6--15-2-1").is_err());
     }
 }
