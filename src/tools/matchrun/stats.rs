@@ -288,16 +288,11 @@ impl Prior {
     /// checked to describe the same games: twice as many games as pairs, the same points.
     pub fn parse(wdl: &str, penta: &str) -> Result<Prior, String> {
         let nums = |text: &str, n: usize, what: &str| -> Result<Vec<u64>, String> {
-            let v: Vec<u64> = text
-                .split('-')
-                .map(|x| x.trim().parse::<u64>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| format!("{what} '{text}' is not {n} counts joined by '-'"))?;
-            if v.len() == n {
-                Ok(v)
-            } else {
-                Err(format!("{what} '{text}' is not {n} counts joined by '-'"))
-            }
+            text.split('-')
+                .map(|x| x.trim().parse::<u64>().ok())
+                .collect::<Option<Vec<u64>>>()
+                .filter(|v| v.len() == n)
+                .ok_or_else(|| format!("{what} '{text}' is not {n} counts joined by '-'"))
         };
         let w = nums(wdl, 3, "prior-wdl")?;
         let p = nums(penta, 5, "prior-penta")?;
