@@ -428,8 +428,9 @@ fn capture_threat(
 }
 
 /// The pieces of the side to move whose capture of the enemy piece on `victim` would win it
-/// under `rules`, as [`threats`] counts a direct capture (29.4 aside); empty when the square
-/// holds no enemy piece. For `judge` to say which rule a chase falls under.
+/// under `rules`, as [`threats`] counts a direct capture (a capture that abandons more than
+/// it wins, 29.4, included: that capturer does not chase); empty when the square holds no
+/// enemy piece. For `judge` to say which rule a chase falls under.
 pub fn winning_capturers(pos: &mut Position, victim: Square, rules: RuleSet) -> Vec<Square> {
     let Some(vp) = pos.piece_on(victim) else {
         return Vec::new();
@@ -438,6 +439,7 @@ pub fn winning_capturers(pos: &mut Position, victim: Square, rules: RuleSet) -> 
         return Vec::new();
     }
     let captures = pos.legal_captures();
+    let mut opponent_gains = None;
     let mut out = Vec::new();
     for &m in captures.iter() {
         if m.to() != victim {
@@ -446,7 +448,9 @@ pub fn winning_capturers(pos: &mut Position, victim: Square, rules: RuleSet) -> 
         let Some(attacker) = pos.piece_on(m.from()) else {
             continue;
         };
-        if capture_threat(pos, m.from(), victim, attacker, vp, rules).is_some_and(|g| g > 0) {
+        if capture_threat(pos, m.from(), victim, attacker, vp, rules).is_some_and(|g| g > 0)
+            && !abandons_more(pos, m, value(vp, victim), &mut opponent_gains)
+        {
             out.push(m.from());
         }
     }
@@ -940,6 +944,36 @@ mod tests {
         assert_eq!(
             classify_iccs("3k5/9/9/9/9/2n6/9/9/9/R3K4 w - - 0 1", "a0a9").kind,
             MoveKind::Check
+        );
+    }
+
+    #[test]
+    fn a_capturer_that_abandons_more_is_no_winning_capturer() {
+        // the red rook a2 and the red horse b5 both attack the unprotected black cannon a7;
+        // the rook is also the only root of the red rook e2, which the black rook e5
+        // (protected by the horse g6) attacks: Rxa7 lets ...Rxe2 win a rook for a cannon
+        // (29.4), Nxa7 abandons nothing
+        let fen = "5k3/9/c8/6n2/1N2r4/9/9/R3R4/9/3K5 w - - 0 1";
+        let a7 = Square::parse("a7").unwrap();
+        for rules in [RuleSet::Cxa, RuleSet::Axf] {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let capturers = winning_capturers(&mut pos, a7, rules);
+            assert_eq!(capturers, vec![Square::parse("b5").unwrap()], "{rules:?}");
+            assert_eq!(pos.fen(), Position::from_fen(fen).unwrap().fen());
+            // the threat itself stands, by the horse
+            assert!(capture_threats(&mut pos, rules).direct.contains(&a7));
+        }
+        // without the horse the cannon is attacked by the rook alone, which abandons more
+        let alone = "5k3/9/c8/6n2/4r4/9/9/R3R4/9/3K5 w - - 0 1";
+        let mut pos = Position::from_fen(alone).unwrap();
+        assert!(winning_capturers(&mut pos, a7, RuleSet::Axf).is_empty());
+        assert!(!capture_threats(&mut pos, RuleSet::Axf).direct.contains(&a7));
+        // and without the rook on e2 to abandon, the rook's capture wins the cannon
+        let free = "5k3/9/c8/6n2/4r4/9/9/R8/9/3K5 w - - 0 1";
+        let mut pos = Position::from_fen(free).unwrap();
+        assert_eq!(
+            winning_capturers(&mut pos, a7, RuleSet::Axf),
+            vec![Square::parse("a2").unwrap()]
         );
     }
 
