@@ -118,6 +118,99 @@ fn old_match_results_merge_to_the_old_report_and_json() {
     let _ = std::fs::remove_file(later);
 }
 
+/// A merge told the counts of earlier games whose files are gone (`--prior-wdl`,
+/// `--prior-penta`) reports the games at hand as before and adds one line with all of them;
+/// the JSON keeps the games' own counts and records the prior apart; a prior that does not
+/// add up, or one given twice, is refused with one line.
+#[test]
+fn a_merge_adds_the_recorded_counts_of_lost_shards() {
+    let shards = [
+        s(&fixture("match-shard-0.json")),
+        s(&fixture("match-shard-1.json")),
+    ];
+    let out = scratch("merged-prior.json");
+    let o = s(&out);
+    let mut args = vec!["match", "merge", &shards[0], &shards[1], "--json", &o];
+    args.extend(["--prior-wdl", "1-2-3", "--prior-penta", "1-0-2-0-0"]);
+    let r = run(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    // the fixture's games: W-D-L 6-2-0, pentanomial 0-0-0-2-2; with the prior 7-4-3
+    let plain = read(&fixture("merged-shards.txt"));
+    let extra = r
+        .stdout
+        .strip_prefix(plain.as_str())
+        .expect("the report as before, then more");
+    assert!(
+        extra.starts_with(
+            "  with 6 earlier games of this run (files gone; recorded W-D-L 1-2-3, pentanomial 1-0-2-0-0): all 14 games 7-4-3 (64.3%), Elo per game pair "
+        ) && extra.trim_end().ends_with(", pentanomial 1-0-2-2-2")
+            && extra.lines().count() == 1,
+        "{extra}"
+    );
+    let v = json(&read(&out), "merged with a prior");
+    let want = json(&read(&fixture("merged-shards.json")), "merged-shards.json");
+    assert_eq!(v["pairs"], want["pairs"]);
+    assert_eq!(v["prior"]["wins"], 1);
+    assert_eq!(
+        v["prior"]["pentanomial"],
+        serde_json::json!([1, 0, 2, 0, 0])
+    );
+    assert!(want.get("prior").is_none());
+    let _ = std::fs::remove_file(out);
+    // with --sprt the SPRT counts the prior, in its own line
+    let mut sprt = vec![
+        "match", "merge", &shards[0], &shards[1], "--sprt", "elo0=-5",
+    ];
+    sprt.extend([
+        "elo1=5",
+        "--prior-wdl",
+        "1-2-3",
+        "--prior-penta",
+        "1-0-2-0-0",
+    ]);
+    let r = run(&sprt);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("  the LLR counts 6 earlier games of this test"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("  with 6 earlier games"), "{}", r.stdout);
+    let refused: [&[&str]; 3] = [
+        &["--prior-wdl", "1-2-4", "--prior-penta", "1-0-2-0-0"],
+        &["--prior-wdl", "1-2-3"],
+        &[
+            "--prior-wdl",
+            "1-2-3",
+            "--prior-penta",
+            "1-0-2-0-0",
+            "--sprt",
+            "elo0=-5",
+            "elo1=5",
+            "prior-wdl=1-2-3",
+            "prior-penta=1-0-2-0-0",
+        ],
+    ];
+    for extra in refused {
+        let mut args = vec!["match", "merge", &shards[0], &shards[1]];
+        args.extend_from_slice(extra);
+        let r = run(&args);
+        // an error's exit code, not success and not a panic's 101
+        assert!(
+            matches!(r.code, Some(c) if c != 0 && c != 101),
+            "{extra:?}: {:?} {}",
+            r.code,
+            r.stdout
+        );
+        assert!(
+            r.stdout.is_empty() && r.stderr.trim().lines().count() == 1,
+            "{}",
+            r.stderr
+        );
+    }
+}
+
 /// The words of the runs of spsa-paused.json and spsa-start.json (make-fixtures.sh).
 fn spsa_args<'a>(state: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec![

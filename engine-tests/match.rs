@@ -1349,6 +1349,7 @@ fn write_made_run(file: &std::path::Path, run: &MadeRun, games: &[MadeGame]) {
             indices: held.to_vec(),
             run_games,
         },
+        prior: None,
     };
     std::fs::write(file, report::json_report(&t, &info)).unwrap();
 }

@@ -153,6 +153,15 @@ pub struct MergeArgs {
     /// as they finish: stop playing shards once it says H0 or H1).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
+    /// The recorded W-D-L of earlier games of this run whose files are gone (a machine that
+    /// lost them): the report adds them to the merged games' in one more line, and an
+    /// `--sprt` counts them (as its `prior-wdl=`). Give `--prior-penta` with it.
+    #[arg(long, value_name = "W-D-L", requires = "prior_penta")]
+    pub prior_wdl: Option<String>,
+    /// The same earlier games' pentanomial, P0-P1-P2-P3-P4 (pairs by the first engine's
+    /// points 0, ½, 1, 1½, 2).
+    #[arg(long, value_name = "P0-P1-P2-P3-P4", requires = "prior_wdl")]
+    pub prior_penta: Option<String>,
 }
 
 /// The words of `chariot match compare`.

@@ -6,6 +6,7 @@
 use super::args::MergeArgs;
 use super::game::Termination;
 use super::report::{self, GameLine, MatchJson, ReportInfo, ShardSet, Tally};
+use super::stats::Prior;
 use crate::tools::json::{self, Header};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -341,13 +342,29 @@ fn merge_pgn(inputs: &[std::path::PathBuf], t: &Tally) -> Result<String, String>
 pub fn run(args: MergeArgs) -> Result<(), String> {
     let files = read_run(&args.files)?;
     let first = &files[0];
+    if (args.sprt.is_some() || args.prior_wdl.is_some()) && first.engines.len() != 2 {
+        return Err("--sprt and --prior-wdl need a match of exactly two engines".into());
+    }
+    let mut prior = match (&args.prior_wdl, &args.prior_penta) {
+        (Some(w), Some(p)) => Some(Prior::parse(w, p).map_err(|e| format!("--{e}"))?),
+        (None, None) => None,
+        _ => return Err("give --prior-wdl and --prior-penta together".into()),
+    };
     let sprt = match &args.sprt {
         None => None,
         Some(words) => {
-            if first.engines.len() != 2 {
-                return Err("--sprt needs a match of exactly two engines".into());
+            let mut s = super::args::parse_sprt(words)?;
+            if prior.is_some() {
+                if s.prior.is_some() {
+                    return Err(
+                        "the prior is given twice: by --prior-wdl/--prior-penta and in --sprt"
+                            .into(),
+                    );
+                }
+                // the SPRT's report line shows it: the test counts these games
+                s.prior = prior.take();
             }
-            Some(super::args::parse_sprt(words)?)
+            Some(s)
         }
     };
     let names: Vec<String> = first.engines.iter().map(|e| e.0.clone()).collect();
@@ -382,6 +399,7 @@ pub fn run(args: MergeArgs) -> Result<(), String> {
             indices,
             run_games: first.shards.run_games,
         },
+        prior,
     };
     let pgn = match &args.pgn {
         Some(_) => Some(merge_pgn(&args.pgn_in, &tally)?),

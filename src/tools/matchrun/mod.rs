@@ -324,6 +324,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             indices: vec![cfg.shard.map_or(0, |s| s.index)],
             run_games,
         },
+        prior: None,
     };
     let mut text = report::text_report(&tally, &info);
     if cfg.order == openings::Order::Random && !cfg.seed_given {

@@ -5,7 +5,7 @@
 use super::game::{GameRecord, Termination};
 use super::pgn::result_text;
 use super::stats::{
-    EloEstimate, Penta, Sprt, SprtModel, SprtState, Wdl, elo_pentanomial, elo_trinomial, los,
+    EloEstimate, Penta, Prior, Sprt, SprtModel, SprtState, Wdl, elo_pentanomial, elo_trinomial, los,
 };
 use crate::tools::json::{self, Num, Ordered};
 use serde::{Deserialize, Serialize};
@@ -287,6 +287,10 @@ pub struct ReportInfo<'a> {
     /// [`MatchConfig::settings_text`](super::args::MatchConfig::settings_text).
     pub settings: String,
     pub shards: ShardSet,
+    /// Earlier games of this run whose files are gone, as recorded (`match merge
+    /// --prior-wdl … --prior-penta …` without `--sprt`; with one, the SPRT's prior): the
+    /// report adds them to the first pair's games in a line of its own.
+    pub prior: Option<Prior>,
 }
 
 /// Which shards of a run a result holds: `count` 1 and `indices` [0] for a whole run.
@@ -505,22 +509,29 @@ pub fn text_report(t: &Tally, info: &ReportInfo) -> String {
             state_text(state)
         );
         if let Some(prior) = &sprt.prior {
-            let (w, q) = sprt.with_prior(&p.wdl, &p.penta);
-            let _ = writeln!(
-                s,
-                "  the LLR counts {} earlier games of this test (files gone; recorded W-D-L {}, pentanomial {}): all {} games {} ({}), Elo per game pair {}, pentanomial {}",
-                prior.wdl.games(),
-                prior.wdl,
-                prior.penta,
-                w.games(),
-                w,
-                percent(w.score()),
-                elo_text(elo_pentanomial(&q)),
-                q
-            );
+            s.push_str(&prior_line("the LLR counts", "test", prior, p));
         }
     }
+    if let (Some(prior), Some(p)) = (&info.prior, t.pairs.first()) {
+        s.push_str(&prior_line("with", "run", prior, p));
+    }
     s
+}
+
+/// The line that adds a prior's counts (earlier games whose files are gone) to the pair's.
+fn prior_line(lead: &str, of: &str, prior: &Prior, p: &PairStats) -> String {
+    let (w, q) = prior.added_to(&p.wdl, &p.penta);
+    format!(
+        "  {lead} {} earlier games of this {of} (files gone; recorded W-D-L {}, pentanomial {}): all {} games {} ({}), Elo per game pair {}, pentanomial {}\n",
+        prior.wdl.games(),
+        prior.wdl,
+        prior.penta,
+        w.games(),
+        w,
+        percent(w.score()),
+        elo_text(elo_pentanomial(&q)),
+        q
+    )
 }
 
 fn model_name(m: SprtModel) -> &'static str {
@@ -573,6 +584,10 @@ pub struct MatchJson {
     pub overhead_hist_us: Vec<(u64, u64)>,
     #[serde(skip_deserializing)]
     pub sprt: Option<SprtJson>,
+    /// Earlier games of this run whose files are gone, as a merge without an SPRT was told
+    /// ([`ReportInfo::prior`]); not in `pairs` or the totals, which count these games only.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub prior: Option<PriorJson>,
     /// Every game, by number.
     pub games: Vec<GameJson>,
 }
@@ -663,6 +678,17 @@ pub struct PriorJson {
     pub pentanomial: [u64; 5],
 }
 
+impl PriorJson {
+    fn of(q: &Prior) -> PriorJson {
+        PriorJson {
+            wins: q.wdl.wins,
+            draws: q.wdl.draws,
+            losses: q.wdl.losses,
+            pentanomial: q.penta.0,
+        }
+    }
+}
+
 /// One finished game; engines by name.
 #[derive(Clone, Serialize, Deserialize)]
 pub struct GameJson {
@@ -725,12 +751,7 @@ pub fn match_json(t: &Tally, info: &ReportInfo) -> MatchJson {
                     SprtState::AcceptH0 => "H0",
                     SprtState::AcceptH1 => "H1",
                 },
-                prior: sprt.prior.map(|q| PriorJson {
-                    wins: q.wdl.wins,
-                    draws: q.wdl.draws,
-                    losses: q.wdl.losses,
-                    pentanomial: q.penta.0,
-                }),
+                prior: sprt.prior.as_ref().map(PriorJson::of),
             })
         }
         _ => None,
@@ -778,6 +799,7 @@ pub fn match_json(t: &Tally, info: &ReportInfo) -> MatchJson {
         }),
         overhead_hist_us: t.overhead.iter().map(|(&us, &n)| (us, n)).collect(),
         sprt,
+        prior: info.prior.as_ref().map(PriorJson::of),
         games: games
             .iter()
             .map(|g| GameJson {
@@ -863,6 +885,7 @@ mod tests {
                 indices: vec![0],
                 run_games: 2,
             },
+            prior: None,
         };
         let text = json_report(&t, &info);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();

@@ -315,6 +315,20 @@ impl Prior {
         }
         Ok(Prior { wdl, penta })
     }
+
+    /// These counts added to `wdl` and `penta`.
+    pub fn added_to(&self, wdl: &Wdl, penta: &Penta) -> (Wdl, Penta) {
+        let w = Wdl {
+            wins: wdl.wins + self.wdl.wins,
+            draws: wdl.draws + self.wdl.draws,
+            losses: wdl.losses + self.wdl.losses,
+        };
+        let mut q = *penta;
+        for (a, b) in q.0.iter_mut().zip(self.penta.0) {
+            *a += b;
+        }
+        (w, q)
+    }
 }
 
 /// What the test says so far.
@@ -378,19 +392,10 @@ impl Sprt {
 
     /// The counts the verdict is taken on: these games' and the prior's together.
     pub fn with_prior(&self, wdl: &Wdl, penta: &Penta) -> (Wdl, Penta) {
-        let Some(p) = &self.prior else {
-            return (*wdl, *penta);
-        };
-        let w = Wdl {
-            wins: wdl.wins + p.wdl.wins,
-            draws: wdl.draws + p.wdl.draws,
-            losses: wdl.losses + p.wdl.losses,
-        };
-        let mut q = *penta;
-        for (a, b) in q.0.iter_mut().zip(p.penta.0) {
-            *a += b;
+        match &self.prior {
+            Some(p) => p.added_to(wdl, penta),
+            None => (*wdl, *penta),
         }
-        (w, q)
     }
 
     pub fn state(&self, llr: f64) -> SprtState {
