@@ -345,11 +345,13 @@ pub fn run(args: MergeArgs) -> Result<(), String> {
     if (args.sprt.is_some() || args.prior_wdl.is_some()) && first.engines.len() != 2 {
         return Err("--sprt and --prior-wdl need a match of exactly two engines".into());
     }
-    let mut prior = match (&args.prior_wdl, &args.prior_penta) {
-        (Some(w), Some(p)) => Some(Prior::parse(w, p).map_err(|e| format!("--{e}"))?),
-        (None, None) => None,
-        _ => return Err("give --prior-wdl and --prior-penta together".into()),
-    };
+    // clap requires the two flags together
+    let mut prior = args
+        .prior_wdl
+        .as_deref()
+        .zip(args.prior_penta.as_deref())
+        .map(|(w, p)| Prior::parse(w, p).map_err(|e| format!("--{e}")))
+        .transpose()?;
     let sprt = match &args.sprt {
         None => None,
         Some(words) => {
