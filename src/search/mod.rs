@@ -212,6 +212,9 @@ pub struct Searcher {
     depth_skew: i32,
     /// Depth of the iteration being searched.
     root_depth: i32,
+    /// Did the last root search complete a move that raised alpha (its `pv[0]` then holds
+    /// that move's line, even if the search was stopped later)?
+    root_raised: bool,
     /// Node counts of all the search's threads, and this thread's slot among them.
     counters: Arc<NodeCounters>,
     slot: usize,
@@ -258,6 +261,7 @@ impl Searcher {
             main: true,
             depth_skew: 0,
             root_depth: 0,
+            root_raised: false,
             counters,
             slot: 0,
             net: None,
@@ -434,6 +438,9 @@ impl Searcher {
             self.root_depth = depth;
             let mut reports = Vec::with_capacity(lines);
             let (mut fail_lows, mut fail_highs) = (0, 0);
+            // the best line a stopped iteration already proved: a root move fully searched
+            // at this depth that raised alpha (score, line)
+            let mut partial: Option<(i32, Vec<Move>)> = None;
             for k in 0..lines {
                 self.seldepth = 0;
                 let mut delta = self.p.aspiration_delta;
@@ -448,6 +455,9 @@ impl Searcher {
                 // line k searches the root moves not already shown in lines 0..k
                 let s = loop {
                     let s = self.root_search(pos, &mut root[k..], alpha, beta, depth);
+                    if k == 0 && self.root_raised {
+                        partial = Some((s, self.pv[0].clone()));
+                    }
                     if self.stop.load(Ordering::Relaxed) {
                         break s;
                     }
@@ -464,6 +474,27 @@ impl Searcher {
                     delta += delta / 2;
                 };
                 if self.stop.load(Ordering::Relaxed) && depth > 1 {
+                    // the unfinished iteration is dropped, but a move it already proved
+                    // better than the last iteration's best is played (its line reported)
+                    if let Some((s, pv)) = partial.take()
+                        && pv.first().is_some_and(|&m| result.best != Some(m))
+                    {
+                        result.best = pv.first().copied();
+                        result.ponder = pv.get(1).copied();
+                        result.score = s;
+                        result.pv = pv.clone();
+                        if self.main {
+                            report(&Info {
+                                multipv: 1,
+                                depth,
+                                seldepth: self.seldepth as i32,
+                                score: s,
+                                nodes: self.total_nodes(),
+                                time: self.start.elapsed(),
+                                pv,
+                            });
+                        }
+                    }
                     break 'deepening;
                 }
                 scores[k] = s;
@@ -570,6 +601,7 @@ impl Searcher {
         let mut best = -INFINITE;
         let mut best_index = 0;
         self.pv[0].clear();
+        self.root_raised = false;
         for (i, &m) in root.iter().enumerate() {
             let extended = self.extends_check(pos, m, pos.gives_check(m));
             self.stats.ext_check_move += u64::from(extended);
@@ -595,6 +627,7 @@ impl Searcher {
                 best_index = i;
                 if s > alpha {
                     alpha = s;
+                    self.root_raised = true;
                     let child = std::mem::take(&mut self.pv[1]);
                     self.pv[0].clear();
                     self.pv[0].push(m);
@@ -1366,6 +1399,48 @@ mod tests {
             (limit..limit + 1024).contains(&total),
             "{total} nodes for a limit of {limit} ({} by the helper)",
             r.nodes
+        );
+    }
+
+    #[test]
+    fn a_stopped_iteration_plays_a_move_it_already_proved_better_and_reports_its_line() {
+        // node limits stop the search inside an iteration; whatever it plays, its last
+        // report must show the move played, and where the unfinished iteration had already
+        // proved another move better than the last complete one, that move is played
+        let mut adopted = 0;
+        for fen in crate::core::samples::POSITIONS.iter().take(16) {
+            for limit in [4_000, 9_000, 20_000, 45_000] {
+                let (mut s, _) = searcher(Tunables::DEFAULT);
+                let mut pos = Position::from_fen(fen).unwrap();
+                let mut infos: Vec<Info> = Vec::new();
+                let r = s.go(
+                    &mut pos,
+                    Limits {
+                        nodes: Some(limit),
+                        ..Limits::default()
+                    },
+                    |info| infos.push(info.clone()),
+                );
+                let last = infos.last().expect("at least one iteration reported");
+                assert_eq!(last.pv.first().copied(), r.best, "{fen} at {limit} nodes");
+                assert!(pos.legal_moves().iter().any(|&m| Some(m) == r.best));
+                if last.depth > r.depth {
+                    // the report of a stopped iteration: its move differs from the
+                    // best of the last complete iteration, which it beat at a greater depth
+                    let complete = infos
+                        .iter()
+                        .rev()
+                        .find(|i| i.depth == r.depth)
+                        .expect("the last complete iteration was reported");
+                    assert_ne!(complete.pv.first().copied(), r.best, "{fen} at {limit}");
+                    assert_eq!(last.depth, r.depth + 1);
+                    adopted += 1;
+                }
+            }
+        }
+        assert!(
+            adopted > 0,
+            "no stopped iteration changed the move in 64 searches"
         );
     }
 
