@@ -476,9 +476,20 @@ impl Searcher {
                 if self.stop.load(Ordering::Relaxed) && depth > 1 {
                     // the unfinished iteration is dropped, but a move it already proved
                     // better than the last iteration's best is played (its line reported)
-                    if let Some((s, pv)) = partial.take()
+                    if let Some((s, mut pv)) = partial.take()
                         && pv.first().is_some_and(|&m| result.best != Some(m))
                     {
+                        if pv.len() == 1 {
+                            // a line cut short (a fail-high): the table's reply, if legal,
+                            // so that there is still a move to ponder on
+                            pos.make_move(pv[0]);
+                            if let Some(r) = self.tt.probe(pos.key()).and_then(|e| e.mv)
+                                && pos.legal_moves().iter().any(|&m| m == r)
+                            {
+                                pv.push(r);
+                            }
+                            pos.unmake_move();
+                        }
                         result.best = pv.first().copied();
                         result.ponder = pv.get(1).copied();
                         result.score = s;
