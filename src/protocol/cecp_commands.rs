@@ -1,5 +1,5 @@
 //! The command words of CECP (XBoard protocol 2) that the engine takes: one table that
-//! `cecp.rs` dispatches through and `help` lists, so the two cannot drift apart. A word
+//! `cecp/` dispatches through and `help` lists, so the two cannot drift apart. A word
 //! that is not here (nor a move) is answered `Error (unknown command): …`.
 
 /// What a CECP command word asks for, before its arguments are read.

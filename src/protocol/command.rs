@@ -10,7 +10,7 @@ use crate::core::Color;
 pub enum Command {
     Ucci,
     Uci,
-    /// `xboard`: the first handshake line of CECP (see `cecp.rs`).
+    /// `xboard`: the first handshake line of CECP (see `cecp/`).
     Xboard,
     IsReady,
     SetOption {

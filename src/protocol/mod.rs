@@ -1,6 +1,6 @@
 //! The protocol loop: UCCI, Pikafish-style UCI and CECP (XBoard) on stdin/stdout, one
 //! session state with a translator per dialect: `command.rs` parses UCCI/UCI, `ucci.rs`
-//! formats their replies, `cecp.rs` is the whole CECP dialect (its command words in
+//! formats their replies, `cecp/` is the whole CECP dialect (its command words in
 //! `cecp_commands.rs`), `help.rs` is what a person at the keyboard reads (the greeting and
 //! `help`). A reader thread feeds lines
 //! through a channel (end of input acts as `quit`); searches run on their own thread, so

@@ -1,7 +1,7 @@
 //! The replies UCCI and UCI share in form and differ in detail: scores (UCCI's bare numbers
 //! with mates as ±(10000 − plies), UCI's `score cp` / `score mate`), the optional WDL
 //! estimate, and the `info` line built from the search's progress. CECP's own formats are in
-//! `cecp.rs`.
+//! `cecp/`.
 
 use super::{Dialect, Settings};
 use crate::engine::{Info, Score, wdl};
