@@ -339,7 +339,7 @@ fn a_real_games_repetition_verdict_sits_at_its_ply_with_clauses_and_chases() {
 }
 
 /// 吕钦 – 邬正伟 after 20 moves (Red to move, about level): 炮六退一 (d2d1) takes the cannon
-/// off the d file and lets 炮７进７ (c7c0) mate at once (the d0 advisor is the screen, the
+/// off the d file and lets 炮３进７ (c7c0) mate at once (the d0 advisor is the screen, the
 /// king is boxed in by its own pieces).
 const NEAR_MATE: &str = "4kab2/4a4/2c1b4/4p3p/3r1np2/5R3/P3P1P1P/3CB1N2/4A4/3AK1B2 w - - 6 21";
 
