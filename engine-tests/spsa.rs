@@ -1,7 +1,8 @@
 //! `chariot tune spsa`: the θ± pair, the gains and the update by their formulas; a run of two
 //! iterations played in one go and the same run stopped after one and resumed, which must
 //! leave the same state file (fixed nodes make play deterministic); state files from other
-//! settings, of another kind or cut short are refused with one line.
+//! settings, of another kind or cut short are refused with one line; adjudication rules reach
+//! the games and belong to the settings.
 
 use chariot::search::params::{TUNABLES, Tunable, Tunables};
 use chariot::tools::spsa::{Gains, deltas, options_of, parse_params, theta_pair, update};
@@ -493,4 +494,52 @@ fn a_run_starts_where_start_says() {
         refused(&spsa(&small_run(&none, &extra)), says);
     }
     assert!(!none.exists(), "nothing written for a refused run");
+}
+
+/// θ+'s wins, draws and losses in a state file.
+fn wdl(st: &serde_json::Value) -> [u64; 3] {
+    ["wins", "draws", "losses"].map(|k| st[k].as_u64().unwrap())
+}
+
+#[test]
+fn adjudication_rules_reach_the_games_and_belong_to_the_settings() {
+    // without rules the small run's first iteration has decisive games, and its state file
+    // names no rule (so the state files of runs made before the rules existed resume)
+    let plain = scratch("plain.json");
+    let r = spsa(&small_run(&plain, &["--stop-after", "1"]));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let text = std::fs::read_to_string(&plain).unwrap();
+    let st = state(&text);
+    let [w, d, l] = wdl(&st);
+    assert!(w + l > 0, "no decisive game at 300 nodes: {w}-{d}-{l}");
+    assert!(st["settings"].get("resign").is_none(), "{text}");
+    assert!(st["settings"].get("draw").is_none(), "{text}");
+    // a draw rule that any pair of scores meets from the first ply draws every game
+    let drawn = scratch("drawn.json");
+    let rule = ["--draw", "score=30000", "moves=1", "after=0"];
+    let mut args = small_run(&drawn, &rule);
+    args.extend(["--stop-after".to_string(), "1".to_string()]);
+    let r = spsa(&args);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let st = state(&std::fs::read_to_string(&drawn).unwrap());
+    assert_eq!(wdl(&st), [0, w + d + l, 0]);
+    assert_eq!(st["settings"]["draw"], "score=30000 moves=1 after=0");
+    // the rules are part of the settings: resuming without them, or with others, is refused
+    refused(&spsa(&small_run(&drawn, &[])), "other settings");
+    let other = ["--draw", "score=30000", "moves=2", "after=0"];
+    refused(&spsa(&small_run(&drawn, &other)), "other settings");
+    refused(
+        &spsa(&small_run(&plain, &["--resign", "score=500", "moves=3"])),
+        "other settings",
+    );
+    // and a bad rule is one line, nothing written
+    let none = scratch("bad-rule.json");
+    refused(
+        &spsa(&small_run(&none, &["--resign", "score=0", "moves=3"])),
+        "--resign",
+    );
+    refused(&spsa(&small_run(&none, &["--draw", "moves=3"])), "--draw");
+    assert!(!none.exists(), "nothing written for a refused run");
+    let _ = std::fs::remove_file(&plain);
+    let _ = std::fs::remove_file(&drawn);
 }

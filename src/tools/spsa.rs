@@ -1,7 +1,8 @@
 //! `chariot tune spsa`: tunes some of the search's tunable numbers ([`TUNABLES`]) by SPSA
 //! (simultaneous perturbation stochastic approximation) with game pairs between two copies
 //! of an engine, θ+ and θ−, played by the match runner ([`matchrun::play_games`]) and judged
-//! by the rules like every match.
+//! by the rules like every match (and by score with `--resign` / `--draw`, as `chariot match`
+//! adjudicates; the rules chosen are part of the run's settings).
 //!
 //! The gains are fishtest's. For tuned parameter i, with c_end = the table's `step` and
 //! a_end = r_end · c_end², over N iterations and A = a_ratio · N:
@@ -30,9 +31,9 @@ use crate::search::params::{TUNABLES, Tunable, Tunables};
 use crate::tools::json::{self, Header, Num, Ordered};
 use crate::tools::matchrun::{
     self,
-    args::engine_spec,
+    args::{engine_spec, parse_draw, parse_resign},
     engine::{EngineProcess, EngineSpec},
-    game::{GameConfig, GameRecord},
+    game::{DrawRule, GameConfig, GameRecord, ResignRule},
     openings::{self, Opening, Order},
     tc::TimeControl,
 };
@@ -98,6 +99,14 @@ pub struct SpsaArgs {
     /// Rule set for adjudication: cxa or axf.
     #[arg(long, default_value = "cxa")]
     pub rules: String,
+    /// Score adjudication of a loss, as `chariot match --resign`: score=<cp> moves=<n>
+    /// (default: none); part of the run's settings.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Option<Vec<String>>,
+    /// Score adjudication of a draw, as `chariot match --draw`: score=<cp> moves=<n>
+    /// after=<ply> (default: none); part of the run's settings.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Option<Vec<String>>,
     /// Stop once this many iterations are done (the state file resumes the rest) and print θ
     /// so far; at or below the iterations done it plays nothing and only prints θ.
     #[arg(long, value_name = "K")]
@@ -236,6 +245,8 @@ struct Config {
     concurrency: usize,
     seed: u64,
     rules: RuleSet,
+    resign: Option<ResignRule>,
+    draw: Option<DrawRule>,
     spec: EngineSpec,
     openings: Vec<Arc<Opening>>,
     openings_text: String,
@@ -271,6 +282,12 @@ struct Settings<'a> {
     /// existed were written.
     #[serde(skip_serializing_if = "Option::is_none")]
     start: Option<Ordered<Num>>,
+    /// The adjudication rules (`score=… moves=…`); left out when none, as runs made before
+    /// `--resign` and `--draw` existed were written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resign: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw: Option<String>,
 }
 
 /// The state file: its settings written as [`Settings`], read back as an object whose
@@ -326,6 +343,12 @@ impl Config {
             gamma: Num(g.gamma),
             a_ratio: Num(g.a_ratio),
             start: self.start_given.then(|| self.theta_json(&self.start)),
+            resign: self
+                .resign
+                .map(|r| format!("score={} moves={}", r.score, r.moves)),
+            draw: self
+                .draw
+                .map(|d| format!("score={} moves={} after={}", d.score, d.moves, d.after)),
         }
     }
 
@@ -517,6 +540,8 @@ fn config(a: SpsaArgs) -> Result<Config, String> {
         return Err("--stop-after must be at least 1".into());
     }
     let rules: RuleSet = a.rules.parse()?;
+    let resign = parse_resign(a.resign.as_deref())?;
+    let draw = parse_draw(a.draw.as_deref())?;
     let tc = a.tc.as_deref().map(TimeControl::parse).transpose()?;
     let mut words = a.engine;
     let own = !words.iter().any(|w| w.starts_with("cmd="));
@@ -591,6 +616,8 @@ fn config(a: SpsaArgs) -> Result<Config, String> {
         concurrency: a.concurrency,
         seed: a.seed,
         rules,
+        resign,
+        draw,
         spec,
         openings,
         openings_text,
@@ -662,8 +689,8 @@ fn play_iteration(cfg: &Config, k: u64, theta: &[f64]) -> Result<[u64; 3], Strin
     let game_cfg = GameConfig {
         rules: cfg.rules,
         timeout: TIMEOUT,
-        resign: None,
-        draw: None,
+        resign: cfg.resign,
+        draw: cfg.draw,
         log: None,
     };
     let mut wdl = [0u64; 3];

@@ -306,6 +306,53 @@ pub struct MatchConfig {
     pub stop_file: Option<PathBuf>,
 }
 
+/// `--resign score=<cp> moves=<n>` (absent: no resign adjudication).
+pub fn parse_resign(words: Option<&[String]>) -> Result<Option<ResignRule>, String> {
+    let Some(words) = words else {
+        return Ok(None);
+    };
+    let kv = key_values(words, "--resign", &["score", "moves"])?;
+    let mut r = ResignRule { score: 0, moves: 0 };
+    let mut got = (false, false);
+    for (k, v) in kv {
+        match k {
+            "score" => (r.score, got.0) = (number("--resign", k, v)?, true),
+            _ => (r.moves, got.1) = (number("--resign", k, v)?, true),
+        }
+    }
+    if !(got.0 && got.1) || r.score <= 0 || r.moves == 0 {
+        return Err("--resign needs score=<cp above 0> and moves=<n above 0>".into());
+    }
+    Ok(Some(r))
+}
+
+/// `--draw score=<cp> moves=<n> [after=<ply>]` (absent: no draw adjudication).
+pub fn parse_draw(words: Option<&[String]>) -> Result<Option<DrawRule>, String> {
+    let Some(words) = words else {
+        return Ok(None);
+    };
+    let kv = key_values(words, "--draw", &["score", "moves", "after"])?;
+    let mut d = DrawRule {
+        score: -1,
+        moves: 0,
+        after: 0,
+    };
+    for (k, v) in kv {
+        match k {
+            "score" => d.score = number("--draw", k, v)?,
+            "moves" => d.moves = number("--draw", k, v)?,
+            _ => d.after = number("--draw", k, v)?,
+        }
+    }
+    if d.score < 0 || d.moves == 0 {
+        return Err(
+            "--draw needs score=<cp, 0 or more> and moves=<n above 0> (after=<ply> is optional)"
+                .into(),
+        );
+    }
+    Ok(Some(d))
+}
+
 fn key_values<'a>(
     words: &'a [String],
     what: &str,
@@ -510,49 +557,8 @@ impl MatchConfig {
                 .unwrap_or(1)
         });
         let rules: RuleSet = a.rules.parse()?;
-        let resign = match a.resign {
-            None => None,
-            Some(words) => {
-                let kv = key_values(&words, "--resign", &["score", "moves"])?;
-                let mut r = ResignRule { score: 0, moves: 0 };
-                let mut got = (false, false);
-                for (k, v) in kv {
-                    match k {
-                        "score" => (r.score, got.0) = (number("--resign", k, v)?, true),
-                        _ => (r.moves, got.1) = (number("--resign", k, v)?, true),
-                    }
-                }
-                if !(got.0 && got.1) || r.score <= 0 || r.moves == 0 {
-                    return Err("--resign needs score=<cp above 0> and moves=<n above 0>".into());
-                }
-                Some(r)
-            }
-        };
-        let draw = match a.draw {
-            None => None,
-            Some(words) => {
-                let kv = key_values(&words, "--draw", &["score", "moves", "after"])?;
-                let mut d = DrawRule {
-                    score: -1,
-                    moves: 0,
-                    after: 0,
-                };
-                for (k, v) in kv {
-                    match k {
-                        "score" => d.score = number("--draw", k, v)?,
-                        "moves" => d.moves = number("--draw", k, v)?,
-                        _ => d.after = number("--draw", k, v)?,
-                    }
-                }
-                if d.score < 0 || d.moves == 0 {
-                    return Err(
-                        "--draw needs score=<cp, 0 or more> and moves=<n above 0> (after=<ply> is optional)"
-                            .into(),
-                    );
-                }
-                Some(d)
-            }
-        };
+        let resign = parse_resign(a.resign.as_deref())?;
+        let draw = parse_draw(a.draw.as_deref())?;
         let sprt = match a.sprt {
             None => None,
             Some(words) => {
