@@ -343,12 +343,8 @@ impl Config {
             gamma: Num(g.gamma),
             a_ratio: Num(g.a_ratio),
             start: self.start_given.then(|| self.theta_json(&self.start)),
-            resign: self
-                .resign
-                .map(|r| format!("score={} moves={}", r.score, r.moves)),
-            draw: self
-                .draw
-                .map(|d| format!("score={} moves={} after={}", d.score, d.moves, d.after)),
+            resign: self.resign.map(|r| r.to_string()),
+            draw: self.draw.map(|d| d.to_string()),
         }
     }
 

@@ -614,13 +614,10 @@ impl MatchConfig {
             self.timeout.as_secs_f64()
         );
         if let Some(r) = self.resign {
-            s.push_str(&format!(" resign score={} moves={}", r.score, r.moves));
+            s.push_str(&format!(" resign {r}"));
         }
         if let Some(d) = self.draw {
-            s.push_str(&format!(
-                " draw score={} moves={} after={}",
-                d.score, d.moves, d.after
-            ));
+            s.push_str(&format!(" draw {d}"));
         }
         s.push_str(&format!(
             " notation {:?} event {:?}",

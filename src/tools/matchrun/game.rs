@@ -112,6 +112,24 @@ pub struct DrawRule {
     pub after: usize,
 }
 
+/// The rule as its command-line keys (`score=… moves=…`), the form `--resign` reads.
+impl std::fmt::Display for ResignRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "score={} moves={}", self.score, self.moves)
+    }
+}
+
+/// The rule as its command-line keys (`score=… moves=… after=…`), the form `--draw` reads.
+impl std::fmt::Display for DrawRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "score={} moves={} after={}",
+            self.score, self.moves, self.after
+        )
+    }
+}
+
 /// What every game of the match shares.
 pub struct GameConfig {
     pub rules: RuleSet,
