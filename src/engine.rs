@@ -4,8 +4,8 @@
 //! from any thread. The types a front end needs (limits, info, results, scores, clocks) are
 //! exported from here, so neither `protocol` nor `cli` imports `search` or `book` itself;
 //! the bulk tools above (`tools`: tuning, book growing, data generation) may reach below it.
-//! The bench ([`bench`]), a fixed search through this door, lives here so that the protocol
-//! and the command line can both run it.
+//! The bench ([`bench`](mod@bench)), a fixed search through this door, lives here so that the
+//! protocol and the command line can both run it.
 
 pub mod bench;
 mod book;
@@ -124,7 +124,7 @@ impl Engine {
     }
 
     /// Resizes the table (clearing it) when the size changes.
-    /// Callers holding a [`Engine::table`] handle should drop it first: the old table is
+    /// Callers holding a [`Engine::table_reader`] handle should drop it first: the old table is
     /// freed before the new one is allocated, so memory never holds both.
     pub fn set_hash(&mut self, mib: usize) {
         if mib != self.options.hash_mib {

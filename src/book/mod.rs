@@ -1,4 +1,4 @@
-//! The opening book: the file format ([`format`]), probing with mirrored positions
+//! The opening book: the file format ([`format`](mod@format)), probing with mirrored positions
 //! ([`mirror`]), weighted choice ([`choose`]) and building from PGN and move lines
 //! ([`build`], [`pgn`]). It sits below the engine and uses only `core`; the tools that grow
 //! or export a book with the engine's search live above it, in `tools::book`.

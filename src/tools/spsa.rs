@@ -56,7 +56,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(clap::Args, Debug)]
 pub struct SpsaArgs {
     /// The engine both sides run: the keys of `chariot match --engine` (cmd=, proto=,
-    /// option.<Name>=, margin=, dir=, tc=). Default: this program with `--tunables`; a cmd=
+    /// `option.<Name>=`, margin=, dir=, tc=). Default: this program with `--tunables`; a cmd=
     /// must offer the tuned parameters as options (Chariot: `cmd="chariot --tunables"`).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub engine: Vec<String>,
@@ -99,12 +99,12 @@ pub struct SpsaArgs {
     /// Rule set for adjudication: cxa or axf.
     #[arg(long, default_value = "cxa")]
     pub rules: String,
-    /// Score adjudication of a loss, as `chariot match --resign`: score=<cp> moves=<n>
+    /// Score adjudication of a loss, as `chariot match --resign`: `score=<cp> moves=<n>`
     /// (default: none); part of the run's settings.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub resign: Option<Vec<String>>,
-    /// Score adjudication of a draw, as `chariot match --draw`: score=<cp> moves=<n>
-    /// after=<ply> (default: none); part of the run's settings.
+    /// Score adjudication of a draw, as `chariot match --draw`: `score=<cp> moves=<n>
+    /// after=<ply>` (default: none); part of the run's settings.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Option<Vec<String>>,
     /// Stop once this many iterations are done (the state file resumes the rest) and print θ

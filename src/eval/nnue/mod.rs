@@ -1,7 +1,7 @@
 //! The efficiently updatable neural network evaluation (NNUE).
 //!
 //! * [`features`]: the 810 inputs of one side's view.
-//! * [`format`]: the net file and the quantised [`format::Network`].
+//! * [`format`](mod@format): the net file and the quantised [`format::Network`].
 //! * [`simd`]: the vector kernels, AVX2 and portable, bit-identical.
 //! * [`accumulator`]: the per-thread evaluator ([`NnueEval`]) whose accumulators follow the
 //!   search's moves incrementally.

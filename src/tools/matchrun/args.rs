@@ -49,8 +49,8 @@ impl clap::Args for MatchArgs {
 /// The options as clap reads them (`engine` flattened; see [`MatchArgs`]).
 #[derive(clap::Args, Debug)]
 pub struct RawArgs {
-    /// An engine: cmd=<path or command> [name=<n>] [proto=auto|ucci|uci] [dir=<cwd>]
-    /// [option.<Name>=<v>]... [tc=<tc>] [margin=<ms>]. Give it twice or more (more than two:
+    /// An engine: `cmd=<path or command>` `[name=<n>]` `[proto=auto|ucci|uci]` `[dir=<cwd>]`
+    /// `[option.<Name>=<v>]...` `[tc=<tc>]` `[margin=<ms>]`. Give it twice or more (more than two:
     /// a round robin).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     pub engine: Vec<String>,
@@ -66,8 +66,8 @@ pub struct RawArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Time control: <base>+<inc> (seconds), <moves>/<base>[:<moves>/<base>...],
-    /// st=<sec per move>, nodes=<N>, depth=<D>.
+    /// Time control: `<base>+<inc>` (seconds), `<moves>/<base>[:<moves>/<base>...]`,
+    /// `st=<sec per move>`, `nodes=<N>`, `depth=<D>`.
     #[arg(long)]
     pub tc: Option<String>,
     /// Milliseconds an engine may go over its clock before it loses on time.
@@ -92,13 +92,13 @@ pub struct RawArgs {
     /// Rule set for adjudication: cxa or axf.
     #[arg(long, default_value = "cxa")]
     pub rules: String,
-    /// Score adjudication of a loss: score=<cp> moves=<n>.
+    /// Score adjudication of a loss: `score=<cp> moves=<n>`.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub resign: Option<Vec<String>>,
-    /// Score adjudication of a draw: score=<cp> moves=<n> after=<ply>.
+    /// Score adjudication of a draw: `score=<cp> moves=<n> after=<ply>`.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub draw: Option<Vec<String>>,
-    /// SPRT: elo0=<a> elo1=<b> alpha=<x> beta=<y> [model=pentanomial|trinomial]
+    /// SPRT: `elo0=<a> elo1=<b> alpha=<x> beta=<y>` `[model=pentanomial|trinomial]`
     /// [prior-wdl=W-D-L prior-penta=P0-P1-P2-P3-P4] (the prior: recorded counts of this
     /// test's earlier games whose files are gone, counted with these games).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
@@ -148,8 +148,8 @@ pub struct MergeArgs {
     /// The shards' PGN files (`--pgn` of each shard).
     #[arg(long, num_args = 1.., value_name = "FILE.pgn", requires = "pgn")]
     pub pgn_in: Vec<PathBuf>,
-    /// Judge the merged games by an SPRT: elo0=<a> elo1=<b> alpha=<x> beta=<y>
-    /// [model=pentanomial|trinomial] (a match of two engines whose shards are merged in order
+    /// Judge the merged games by an SPRT: `elo0=<a> elo1=<b> alpha=<x> beta=<y>`
+    /// `[model=pentanomial|trinomial]` (a match of two engines whose shards are merged in order
     /// as they finish: stop playing shards once it says H0 or H1).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,

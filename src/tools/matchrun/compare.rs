@@ -2,7 +2,7 @@
 //! time control, build or peer), paired game pair by game pair.
 //!
 //! Each run is one result file or the shards of one run, read and checked as `match merge`
-//! reads them ([`merge::read_run`]); the two must have played the same openings in the same
+//! reads them (`merge::read_run`); the two must have played the same openings in the same
 //! order (the same `openings_hash`: the same `--openings`, `--order` and `--seed`), or the
 //! comparison is refused. One engine, the subject, is followed in both: its points in each
 //! complete game pair (one opening, both colours) give a pair score in [0, 1], the

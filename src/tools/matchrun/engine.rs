@@ -348,7 +348,7 @@ impl EngineProcess {
     }
 
     /// Whether the engine announced the option `name` in its handshake (UCI's `option name
-    /// <words> type …`, UCCI's `option <name> type …`), by [`same_option`].
+    /// <words> type …`, UCCI's `option <name> type …`), by `same_option`.
     pub fn offers(&self, name: &str) -> bool {
         self.option_lines
             .iter()

@@ -293,7 +293,7 @@ pub struct ReportInfo<'a> {
     pub prior: Option<Prior>,
 }
 
-/// Which shards of a run a result holds: `count` 1 and `indices` [0] for a whole run.
+/// Which shards of a run a result holds: `count` 1 and `indices` `[0]` for a whole run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardSet {
     pub count: usize,

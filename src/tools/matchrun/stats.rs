@@ -354,7 +354,7 @@ impl Sprt {
     /// distribution over `values` (pairs scored 0, ¼, ½, ¾, 1, or games scored 0, ½, 1):
     /// LLR = Σ c_i ln(p1_i / p0_i), where c are the counts and p0, p1 the distributions of
     /// mean s0 = score(`elo0`) and s1 = score(`elo1`) under which the results are most
-    /// likely ([`closest_with_mean`]). Empty bins count as [`REGULARIZE`] samples. Zero with
+    /// likely (`closest_with_mean`). Empty bins count as [`REGULARIZE`] samples. Zero with
     /// no results at all.
     ///
     /// This is the exact form of the normal approximation n (s1 − s0)(2μ − s0 − s1)/(2σ²)
