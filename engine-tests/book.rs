@@ -435,6 +435,35 @@ fn exported_openings_are_balanced_varied_and_replay() {
 }
 
 #[test]
+fn balanced_export_does_not_depend_on_threads() {
+    use chariot::tools::book::export::{ExportOptions, balanced};
+    let text = std::fs::read_to_string(repo("book/openings.txt")).unwrap();
+    let mut b = Builder::new(BuildOptions::default());
+    b.add_text(&text, "book/openings.txt").unwrap();
+    let book = b.finish();
+    // more candidates than one batch of either run, so engines are reused across batches
+    let opts = |threads| ExportOptions {
+        depth: 5,
+        count: 24,
+        max_score: 60,
+        seed: 7,
+        threads,
+        hash_mib: 1,
+        ..ExportOptions::default()
+    };
+    let lines = |threads| -> Vec<String> {
+        balanced(&book, &opts(threads), |_| {})
+            .unwrap()
+            .iter()
+            .map(|o| o.epd())
+            .collect()
+    };
+    let one = lines(1);
+    assert_eq!(one.len(), 24);
+    assert_eq!(one, lines(2), "threads changed the export");
+}
+
+#[test]
 fn openings_text_is_legal_and_named() {
     let text = std::fs::read_to_string(repo("book/openings.txt")).unwrap();
     let mut b = Builder::new(BuildOptions::default());

@@ -12,6 +12,7 @@ use crate::search::Limits;
 use rand_free::shuffle;
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::sync::Mutex;
 
 #[derive(Clone, Debug)]
 pub struct ExportOptions {
@@ -134,42 +135,47 @@ pub fn balanced(
         .num_threads(o.threads.max(1))
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", o.threads))?;
+    // one engine a worker, made once: a search starts from a new game (cleared table and
+    // histories), so which engine searches a candidate does not change its score
+    let workers = o.threads.max(1);
+    let engines: Vec<Mutex<Engine>> = (0..workers)
+        .map(|_| {
+            Mutex::new(Engine::new(Options {
+                hash_mib: o.hash_mib,
+                threads: 1,
+                rules: o.rules,
+            }))
+        })
+        .collect();
     let mut found = Vec::new();
     // batches keep the output independent of thread timing: a batch is searched in full
-    let batch = 4 * o.threads.max(1);
+    let batch = 4 * workers;
     for chunk in cands.chunks(batch) {
         let scored: Vec<Option<Opening>> = pool.install(|| {
             chunk
                 .par_iter()
-                .map_init(
-                    || {
-                        Engine::new(Options {
-                            hash_mib: o.hash_mib,
-                            threads: 1,
-                            rules: o.rules,
-                        })
-                    },
-                    |engine, (pos, moves, name)| {
-                        engine.new_game();
-                        engine.set_position(Some(&pos.fen()), &[]).ok()?;
-                        let r = engine.go(
-                            Limits {
-                                depth: Some(o.depth),
-                                ..Limits::default()
-                            },
-                            |_| {},
-                        );
-                        r.best?;
-                        Some(Opening {
-                            fen: pos.fen(),
-                            moves: moves.clone(),
-                            ply: moves.len(),
-                            score: r.score,
-                            depth: r.depth,
-                            name: name.clone(),
-                        })
-                    },
-                )
+                .map(|(pos, moves, name)| {
+                    let slot = rayon::current_thread_index().unwrap_or(0) % workers;
+                    let mut engine = engines[slot].lock().unwrap_or_else(|e| e.into_inner());
+                    engine.new_game();
+                    engine.set_position(Some(&pos.fen()), &[]).ok()?;
+                    let r = engine.go(
+                        Limits {
+                            depth: Some(o.depth),
+                            ..Limits::default()
+                        },
+                        |_| {},
+                    );
+                    r.best?;
+                    Some(Opening {
+                        fen: pos.fen(),
+                        moves: moves.clone(),
+                        ply: moves.len(),
+                        score: r.score,
+                        depth: r.depth,
+                        name: name.clone(),
+                    })
+                })
                 .collect()
         });
         for op in scored.into_iter().flatten() {
