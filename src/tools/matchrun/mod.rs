@@ -73,6 +73,18 @@ pub fn schedule(
     out
 }
 
+/// A shard's game pairs and the distinct openings among them, when the shard plays an
+/// opening again although the schedule has openings it never reaches (`--shard K/N` takes
+/// every N-th pair, so N sharing a factor with the number of openings narrows each shard to a
+/// few openings; one opening for the whole shard when N equals it).
+fn shard_repeats(jobs: &[GameSetup], openings: usize) -> Option<(usize, usize)> {
+    let pairs: std::collections::HashSet<usize> = jobs.iter().map(|g| g.pair).collect();
+    let distinct: std::collections::HashSet<*const Opening> =
+        jobs.iter().map(|g| Arc::as_ptr(&g.opening)).collect();
+    (distinct.len() < pairs.len() && distinct.len() < openings)
+        .then_some((pairs.len(), distinct.len()))
+}
+
 enum Msg {
     Done(Box<GameRecord>),
     Fatal(String),
@@ -213,6 +225,15 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
     // a shard keeps the full schedule's numbering, so shards never overlap
     if let Some(shard) = cfg.shard {
         jobs.retain(|g| shard.has_pair(g.pair));
+        if let Some((pairs, distinct)) = shard_repeats(&jobs, openings.len()) {
+            eprintln!(
+                "warning: shard {}/{} plays {pairs} game pairs from only {distinct} of the {} openings (the shard count and the opening count share a factor): a shard count prime to {} spreads them",
+                shard.index,
+                shard.count,
+                openings.len(),
+                openings.len()
+            );
+        }
     }
     let total = jobs.len();
 
@@ -352,6 +373,26 @@ pub(crate) mod tests {
                 Arc::new(o)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_shard_count_sharing_a_factor_with_the_openings_is_caught() {
+        let openings = numbered_openings(4);
+        let shard_of = |k: usize, n: usize| -> Vec<GameSetup> {
+            let shard = args::Shard { index: k, count: n };
+            schedule(2, 16, 1, &openings)
+                .into_iter()
+                .filter(|g| shard.has_pair(g.pair))
+                .collect()
+        };
+        // 8 pairs over 4 openings: every 4th pair is the same opening
+        assert_eq!(shard_repeats(&shard_of(1, 4), 4), Some((2, 1)));
+        assert_eq!(shard_repeats(&shard_of(0, 2), 4), Some((4, 2)));
+        // 3 is prime to 4: each shard's pairs take different openings
+        assert_eq!(shard_repeats(&shard_of(0, 3), 4), None);
+        // more pairs than openings in the whole run: repeats are unavoidable, no warning
+        let all: Vec<GameSetup> = schedule(2, 16, 1, &openings);
+        assert_eq!(shard_repeats(&all, 4), None);
     }
 
     #[test]
