@@ -27,6 +27,26 @@ pub struct BenchArgs {
     /// With --tree: search each position for this many milliseconds instead of to a depth.
     #[arg(long, value_name = "MS", requires = "tree")]
     movetime: Option<u64>,
+    /// Set one of the search's tunables (as an engine started with `--tunables` takes it by
+    /// `setoption`), e.g. `--set QsBadCaptures=0`; give it again for more.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+}
+
+/// `NAME=VALUE` pairs, each a known tunable (the engine checks the range).
+fn parse_sets(sets: &[String]) -> Result<Vec<(String, i32)>, String> {
+    sets.iter()
+        .map(|s| {
+            let (name, value) = s
+                .split_once('=')
+                .ok_or_else(|| format!("--set '{s}' is not NAME=VALUE"))?;
+            let value: i32 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("--set '{s}': the value is not a whole number"))?;
+            Ok((name.trim().to_string(), value))
+        })
+        .collect()
 }
 
 pub fn run(a: BenchArgs) -> Result<(), String> {
@@ -34,6 +54,11 @@ pub fn run(a: BenchArgs) -> Result<(), String> {
         return Err(format!("bench depth {} is not from 1 to 64", a.depth));
     }
     super::check_threads_hash(a.threads, a.hash)?;
+    let sets = parse_sets(&a.set)?;
+    let mut check = chariot::engine::Tunables::DEFAULT;
+    for (name, value) in &sets {
+        check.set(name, *value)?;
+    }
     if a.tree {
         if a.threads != 1 {
             return Err("bench --tree searches with one thread".to_string());
@@ -43,7 +68,10 @@ pub fn run(a: BenchArgs) -> Result<(), String> {
             Some(ms) => TreeLimit::MoveTime(Duration::from_millis(ms)),
             None => TreeLimit::Depth(a.depth),
         };
-        return tree::run(limit, a.hash, &a.eval, |line| out!("{line}")).map(|_| ());
+        return tree::run_with(limit, a.hash, &a.eval, &sets, |line| out!("{line}")).map(|_| ());
     }
-    bench::run(a.depth, a.threads, a.hash, &a.eval, |line| out!("{line}")).map(|_| ())
+    bench::run_with(a.depth, a.threads, a.hash, &a.eval, &sets, |line| {
+        out!("{line}")
+    })
+    .map(|_| ())
 }

@@ -17,6 +17,19 @@ pub fn run(
     threads: usize,
     hash_mib: usize,
     eval: &str,
+    out: impl FnMut(&str),
+) -> Result<(u64, u64), String> {
+    run_with(depth, threads, hash_mib, eval, &[], out)
+}
+
+/// [`run`] with some of the search's tunables set (`name`, value), each checked as
+/// `setoption` checks it; they are named in the output, before the positions.
+pub fn run_with(
+    depth: i32,
+    threads: usize,
+    hash_mib: usize,
+    eval: &str,
+    tunables: &[(String, i32)],
     mut out: impl FnMut(&str),
 ) -> Result<(u64, u64), String> {
     let mut engine = Engine::new(Options {
@@ -25,6 +38,9 @@ pub fn run(
         ..Options::default()
     });
     out(&format!("eval: {}", engine.set_eval(eval)?));
+    if let Some(line) = set_tunables(&mut engine, tunables)? {
+        out(&line);
+    }
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -55,4 +71,18 @@ pub fn run(
     let nps = (total as f64 / secs) as u64;
     out(&format!("Bench: {total} nodes {nps} nps"));
     Ok((total, nps))
+}
+
+/// Sets the tunables on `engine`; the line that names them, if any were given.
+pub fn set_tunables(
+    engine: &mut Engine,
+    tunables: &[(String, i32)],
+) -> Result<Option<String>, String> {
+    for (name, value) in tunables {
+        engine.set_tunable(name, *value)?;
+    }
+    Ok((!tunables.is_empty()).then(|| {
+        let set: Vec<String> = tunables.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        format!("tunables: {}", set.join(" "))
+    }))
 }

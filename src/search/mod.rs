@@ -534,12 +534,30 @@ impl Searcher {
         // is the side to move better off than two plies ago? (then prune less)
         let improving = !in_check
             && (ply < 2 || self.evals[ply - 2] == -INFINITE || static_eval > self.evals[ply - 2]);
+        // for pruning, the table's score is the better guess where its bound says which way
+        // the evaluation errs (`TtEval 1`)
+        let eval = match entry {
+            Some(e) if self.p.tt_eval > 0 && !in_check => {
+                let s = score_from_tt(e.score, ply);
+                let sharper = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if sharper && s.abs() < REPETITION_WIN - MAX_PLY as i32 {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         if !pv_node && !in_check && excluded.is_none() {
             // razoring: far below alpha, only captures could save the node
             if self.p.razor_margin > 0
                 && depth <= self.p.razor_max_depth
-                && static_eval + self.p.razor_margin * depth * depth < alpha
+                && eval + self.p.razor_margin * depth * depth < alpha
                 && alpha.abs() < MATE_BOUND
             {
                 self.stats.razor_tries += 1;
@@ -554,23 +572,23 @@ impl Searcher {
             }
             // reverse futility pruning
             if depth <= self.p.rfp_max_depth
-                && static_eval - self.p.rfp_margin * (depth - i32::from(improving)) >= beta
+                && eval - self.p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 self.stats.rfp_cuts += 1;
-                return static_eval;
+                return eval;
             }
             // null move: give the opponent a free move; if still above beta, cut
             // (never against a mate score: a pass cannot refute a mating line)
             if depth >= self.p.nmp_min_depth
-                && static_eval >= beta
+                && eval >= beta
                 && beta.abs() < MATE_BOUND
                 && !self.null_at[ply - 1]
                 && has_attackers(pos)
             {
                 let r = self.p.nmp_base
                     + depth / self.p.nmp_divisor
-                    + ((static_eval - beta) / self.p.nmp_eval_divisor).min(self.p.nmp_eval_max);
+                    + ((eval - beta) / self.p.nmp_eval_divisor).min(self.p.nmp_eval_max);
                 self.stats.nmp_tries += 1;
                 pos.make_null();
                 self.null_at[ply] = true;
@@ -605,6 +623,9 @@ impl Searcher {
             depth -= 1;
             self.stats.iir += 1;
         }
+        if let Some(s) = self.probcut(pos, beta, depth, ply, node, entry, eval, improving) {
+            return s;
+        }
 
         let killers = self.killers[ply];
         let counter = self.history.counter(pos);
@@ -638,7 +659,7 @@ impl Searcher {
                 // (the rest of the quiet moves still come: checks among them are searched)
                 if (depth <= self.p.lmp_max_depth && quiets_tried.len() >= lmp_limit)
                     || (depth <= self.p.futility_max_depth
-                        && static_eval + self.p.futility_margin * depth <= alpha)
+                        && eval + self.p.futility_margin * depth <= alpha)
                 {
                     // every later quiet move is pruned the same way (alpha only rises)
                     picker.skip_quiet_ordering();
@@ -878,6 +899,98 @@ impl Searcher {
         }
         self.path_dependent = best_dependent;
         best
+    }
+
+    /// ProbCut: off the principal variation, a capture that wins by a margin above beta in
+    /// a search four plies shallower (quiescence first, as a cheap filter) is taken to beat
+    /// beta at full depth too. Returns the node's score when it cuts.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &mut Position,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        node: Node,
+        entry: Option<tt::TtEntry>,
+        eval: i32,
+        improving: bool,
+    ) -> Option<i32> {
+        if self.p.probcut_margin == 0
+            || node == Node::Pv
+            || depth < self.p.probcut_min_depth
+            || pos.in_check()
+            || self.excluded[ply].is_some()
+            || beta.abs() >= MATE_BOUND
+        {
+            return None;
+        }
+        let pc_beta =
+            beta + self.p.probcut_margin - i32::from(improving) * self.p.probcut_margin / 3;
+        if pc_beta >= MATE_BOUND {
+            return None;
+        }
+        // the table already says a search this deep stays below the bar
+        if let Some(e) = entry
+            && e.depth >= depth - 3
+            && e.bound != Bound::Lower
+            && score_from_tt(e.score, ply) < pc_beta
+        {
+            return None;
+        }
+        self.stats.probcut_tries += 1;
+        let tt_move = entry.and_then(|e| e.mv).filter(|&m| pos.is_legal(m));
+        let mut picker = MovePicker::new(
+            pos,
+            PickMode::GoodCaptures,
+            tt_move,
+            [None; 2],
+            None,
+            Context::default(),
+        );
+        while let Some(m) = picker.next(pos, &self.history) {
+            if !see::see_ge(pos, m, pc_beta - eval) {
+                continue;
+            }
+            self.tt.prefetch(pos.key_after(m));
+            pos.make_move(m);
+            let mut s = -self.qsearch(pos, -pc_beta, -pc_beta + 1, ply + 1);
+            if s >= pc_beta && !self.stop.load(Ordering::Relaxed) {
+                s = -self.search(
+                    pos,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    depth - 4,
+                    ply + 1,
+                    node.child(),
+                );
+            }
+            let dependent = self.path_dependent;
+            pos.unmake_move();
+            if self.stop.load(Ordering::Relaxed) {
+                return Some(0);
+            }
+            if s >= pc_beta {
+                self.stats.probcut_cuts += 1;
+                if !dependent {
+                    self.tt.store(
+                        pos.key(),
+                        Some(m),
+                        score_to_tt(s, ply),
+                        self.raw_evals[ply],
+                        depth - 3,
+                        Bound::Lower,
+                    );
+                    self.stats.tt_stores += 1;
+                }
+                self.path_dependent = dependent;
+                // a plain score comes back to beta's side of the margin; mates and rule
+                // verdicts stay as they are
+                let plain = s.abs() < REPETITION_WIN - MAX_PLY as i32;
+                return Some(if plain { s - (pc_beta - beta) } else { s });
+            }
+        }
+        None
     }
 
     fn reward_quiet(

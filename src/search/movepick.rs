@@ -7,7 +7,7 @@
 //! Every move handed out is legal; none is handed out twice.
 
 use super::history::{Context, History};
-use super::params::{CAPTURE_HISTORY_DIVISOR, QS_BAD_CAPTURES};
+use super::params::CAPTURE_HISTORY_DIVISOR;
 use super::see::{SEE_VALUE, see_ge};
 use crate::core::{Move, MoveList, Position, gen_type};
 
@@ -34,6 +34,9 @@ pub enum PickMode {
     All,
     /// Captures only (quiescence), or every evasion in check.
     Captures,
+    /// Captures that do not lose material by static exchange (quiescence), or every
+    /// evasion in check.
+    GoodCaptures,
 }
 
 /// A list of moves with their ordering scores.
@@ -192,8 +195,8 @@ impl MovePicker {
                     }
                     self.stage = match self.mode {
                         PickMode::All => Stage::Killer1,
-                        PickMode::Captures if QS_BAD_CAPTURES => Stage::BadCaptures,
-                        PickMode::Captures => Stage::Done,
+                        PickMode::Captures => Stage::BadCaptures,
+                        PickMode::GoodCaptures => Stage::Done,
                     };
                 }
                 Stage::Killer1 => {

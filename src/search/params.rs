@@ -29,9 +29,6 @@ pub const HISTORY_BONUS_SLOPE: i32 = 300;
 pub const HISTORY_BONUS_OFFSET: i32 = 200;
 pub const HISTORY_BONUS_MAX: i32 = 3500;
 
-/// Does quiescence search also try the captures that lose material by static exchange?
-pub const QS_BAD_CAPTURES: bool = true;
-
 /// The clock is read after this many ticks (a node is one tick, judging a repetition cycle
 /// `TICKS_PER_VERDICT`), besides every 1024 nodes.
 pub const TIME_CHECK_TICKS: u32 = 1024;
@@ -138,6 +135,16 @@ tunables! {
     /// Futility pruning of quiet moves at low depth: margin per ply, depth limit.
     futility_margin "FutilityMargin" = 117, 40 ..= 250, step 8.0;
     futility_max_depth "FutilityMaxDepth" = 5, 2 ..= 9, step 1.0;
+    /// ProbCut: from `probcut_min_depth` on, at a node off the principal variation, a
+    /// capture that wins at least `beta + probcut_margin` (less a third of the margin when
+    /// improving) in a search four plies shallower cuts the node; margin 0: no ProbCut.
+    probcut_margin "ProbcutMargin" = 0, 0 ..= 500, step 20.0;
+    probcut_min_depth "ProbcutMinDepth" = 5, 3 ..= 8, step 1.0;
+    /// 1: razoring, reverse futility, null move, ProbCut and futility pruning judge a node
+    /// by its table score instead of its static evaluation when the entry's bound says the
+    /// evaluation is too low (lower bound above it), too high (upper bound below it), or
+    /// the score is exact; 0: by the static evaluation alone.
+    tt_eval "TtEval" = 0, 0 ..= 1, step 1.0;
     /// Internal iterative reduction: the depth from which a node without a hash move
     /// searches one ply less.
     iir_min_depth "IirMinDepth" = 4, 2 ..= 8, step 1.0;
@@ -166,6 +173,9 @@ tunables! {
     correction_weight "CorrectionWeight" = 73, 0 ..= 200, step 10.0;
     /// Quiescence delta pruning margin.
     delta_margin "DeltaMargin" = 151, 50 ..= 400, step 15.0;
+    /// 1: quiescence search also tries the captures that lose material by static exchange
+    /// (after the others); 0: it leaves them out (not in check: every evasion is tried).
+    qs_bad_captures "QsBadCaptures" = 1, 0 ..= 1, step 1.0;
     /// Time management: from depth `tm_min_depth` on, the soft limit (when no new
     /// iteration starts) is scaled by how many iterations in a row kept the best move (0,
     /// 1, 2, 3, 4 or more: percentages) and by how far the score fell since the last

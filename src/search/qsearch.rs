@@ -49,10 +49,15 @@ impl Searcher {
             best = stand;
         }
         let mut best_move = None;
-        // captures that lose material by static exchange are not searched here
+        // captures that lose material by static exchange come last, or not at all
+        let mode = if self.p.qs_bad_captures == 0 {
+            PickMode::GoodCaptures
+        } else {
+            PickMode::Captures
+        };
         let mut picker = MovePicker::new(
             pos,
-            PickMode::Captures,
+            mode,
             entry.and_then(|e| e.mv),
             [None; 2],
             None,

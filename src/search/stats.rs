@@ -50,6 +50,9 @@ pub struct SearchStats {
     /// and their cut-offs (verification failures among them), internal iterative reductions.
     pub razor_tries: u64,
     pub razor_cuts: u64,
+    /// ProbCut: nodes that tried it, and those it cut.
+    pub probcut_tries: u64,
+    pub probcut_cuts: u64,
     pub rfp_cuts: u64,
     pub nmp_tries: u64,
     pub nmp_cuts: u64,
@@ -103,6 +106,8 @@ impl SearchStats {
         self.tt_overwrites += o.tt_overwrites;
         self.razor_tries += o.razor_tries;
         self.razor_cuts += o.razor_cuts;
+        self.probcut_tries += o.probcut_tries;
+        self.probcut_cuts += o.probcut_cuts;
         self.rfp_cuts += o.rfp_cuts;
         self.nmp_tries += o.nmp_tries;
         self.nmp_cuts += o.nmp_cuts;

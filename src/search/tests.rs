@@ -232,7 +232,8 @@ fn the_pruning_and_reduction_switches_change_the_tree_and_keep_the_moves_legal()
     let base = nodes(Tunables::DEFAULT);
     // few nodes have late quiet evasions, and reducing them can cost re-searches; the
     // check extension at the parent extends some checks the child would leave to
-    // quiescence: these two are only checked to change the search
+    // quiescence; the table's score for pruning can prune more or less: these three are
+    // only checked to change the search
     for (name, params) in [
         (
             "LmrEvasions",
@@ -245,6 +246,13 @@ fn the_pruning_and_reduction_switches_change_the_tree_and_keep_the_moves_legal()
             "CheckExtension 2",
             Tunables {
                 check_extension: 2,
+                ..Tunables::DEFAULT
+            },
+        ),
+        (
+            "TtEval",
+            Tunables {
+                tt_eval: 1,
                 ..Tunables::DEFAULT
             },
         ),
@@ -273,6 +281,20 @@ fn the_pruning_and_reduction_switches_change_the_tree_and_keep_the_moves_legal()
             "RazorMargin",
             Tunables {
                 razor_margin: 200,
+                ..Tunables::DEFAULT
+            },
+        ),
+        (
+            "ProbcutMargin",
+            Tunables {
+                probcut_margin: 200,
+                ..Tunables::DEFAULT
+            },
+        ),
+        (
+            "QsBadCaptures",
+            Tunables {
+                qs_bad_captures: 0,
                 ..Tunables::DEFAULT
             },
         ),

@@ -31,6 +31,17 @@ pub fn run(
     limit: TreeLimit,
     hash_mib: usize,
     eval: &str,
+    out: impl FnMut(&str),
+) -> Result<SearchStats, String> {
+    run_with(limit, hash_mib, eval, &[], out)
+}
+
+/// [`run`] with some of the search's tunables set (`name`, value), named in the output.
+pub fn run_with(
+    limit: TreeLimit,
+    hash_mib: usize,
+    eval: &str,
+    tunables: &[(String, i32)],
     mut out: impl FnMut(&str),
 ) -> Result<SearchStats, String> {
     let mut engine = Engine::new(Options {
@@ -39,6 +50,7 @@ pub fn run(
         ..Options::default()
     });
     let what = engine.set_eval(eval)?;
+    let set = crate::engine::bench::set_tunables(&mut engine, tunables)?;
     let how = match limit {
         TreeLimit::Depth(d) => format!("depth {d}"),
         TreeLimit::MoveTime(t) => format!("{} ms a position", t.as_millis()),
@@ -47,6 +59,9 @@ pub fn run(
         "tree: {} bench positions, {how}, 1 thread, hash {hash_mib} MiB, eval: {what}",
         POSITIONS.len()
     ));
+    if let Some(line) = set {
+        out(&line);
+    }
     let mut runs = Vec::with_capacity(POSITIONS.len());
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.new_game();
@@ -172,13 +187,15 @@ fn summary(runs: &[PositionRun], t: &SearchStats) -> Vec<String> {
         percent(t.tt_overwrites, t.tt_stores),
     ));
     lines.push(format!(
-        "node pruning (of main nodes): reverse futility {:.1}%, null move tried {:.1}% and cut {:.1}% ({} verifications failed), razoring tried {:.1}% and cut {:.1}%, internal iterative reduction {:.1}%",
+        "node pruning (of main nodes): reverse futility {:.1}%, null move tried {:.1}% and cut {:.1}% ({} verifications failed), razoring tried {:.1}% and cut {:.1}%, ProbCut tried {:.1}% and cut {:.1}%, internal iterative reduction {:.1}%",
         percent(t.rfp_cuts, t.nodes),
         percent(t.nmp_tries, t.nodes),
         percent(t.nmp_cuts, t.nodes),
         t.nmp_verify_fails,
         percent(t.razor_tries, t.nodes),
         percent(t.razor_cuts, t.nodes),
+        percent(t.probcut_tries, t.nodes),
+        percent(t.probcut_cuts, t.nodes),
         percent(t.iir, t.nodes),
     ));
     let considered = t.moves + t.lmp_futility + t.history_pruned + t.see_pruned;
@@ -236,6 +253,7 @@ mod tests {
         assert!(t.tt_hits <= t.tt_probes && t.tt_cutoffs <= t.tt_hits);
         assert!(t.reduced <= t.moves && t.lmr_researches <= t.reduced);
         assert!(t.nmp_cuts <= t.nmp_tries && t.razor_cuts <= t.razor_tries);
+        assert!(t.probcut_cuts <= t.probcut_tries);
         assert!(t.nodes > 0 && t.qnodes > 0);
         // the iterations of the last position reach depth 5 in order
         let depths: Vec<i32> = lines
