@@ -157,6 +157,7 @@ fn chariot_against_chariot_at_fixed_nodes() {
         openings.display().to_string(),
         "--pgn".into(),
         pgn.display().to_string(),
+        "--pgn-comments".into(),
         "--json".into(),
         json.display().to_string(),
     ]);
@@ -220,6 +221,34 @@ fn chariot_against_chariot_at_fixed_nodes() {
         assert_eq!(tag(game, "FEN").is_some(), id >= 3, "game {id}");
         let parsed = judge::parse_pgn(game).expect("the PGN reads back");
         assert_eq!(parsed.moves.len(), row.plies, "game {id}");
+        // --pgn-comments: every engine move (not the opening's 2 or 1) has its score,
+        // depth and think time, `{+0.35/14 0.012s}`
+        let movetext = game.replace('\n', " ");
+        let comments: Vec<&str> = movetext
+            .split('{')
+            .skip(1)
+            .filter_map(|c| c.split('}').next())
+            .filter(|c| {
+                let Some((score, rest)) = c.split_once('/') else {
+                    return false;
+                };
+                let Some((depth, time)) = rest.split_once(' ') else {
+                    return false;
+                };
+                (score.starts_with('+') || score.starts_with('-'))
+                    && (score[1..].parse::<f64>().is_ok() || score[1..].starts_with('M'))
+                    && depth.parse::<u32>().is_ok_and(|d| d >= 1)
+                    && time
+                        .strip_suffix('s')
+                        .is_some_and(|t| t.parse::<f64>().is_ok())
+            })
+            .collect();
+        let opening_plies = if id >= 3 { 1 } else { 2 };
+        assert_eq!(
+            comments.len(),
+            row.plies - opening_plies,
+            "game {id}: {game}"
+        );
         // every move legal (judge refuses an illegal one), and the verdict of the rules
         // is the game's result where the rules ended it
         let j = judge::judge(&parsed, RuleSet::Cxa).unwrap_or_else(|e| panic!("game {id}: {e}"));
@@ -887,11 +916,16 @@ fn shards_merged_give_the_whole_run() {
         "{}",
         merged.stdout
     );
-    // the report: line for line the whole run's, but for the runner's timing and the
-    // shards line
+    // the report: line for line the whole run's, but for what was timed (the runner's
+    // overhead, the engines' think time) and the shards line
     let report = |text: &str| -> Vec<String> {
         text.lines()
-            .filter(|l| !l.starts_with("Runner overhead") && !l.contains(" merged: "))
+            .filter(|l| {
+                !l.starts_with("Runner overhead")
+                    && !l.contains(" merged: ")
+                    && !l.contains(" ms")
+                    && !l.starts_with("Search per move")
+            })
             .map(str::to_string)
             .collect()
     };
@@ -910,6 +944,42 @@ fn shards_merged_give_the_whole_run() {
     assert!(wr["sprt"]["llr"].is_number(), "{wj}");
     assert_eq!(results(&mj), wr);
     assert_eq!(doc(&mj)["version"], 2, "{mj}");
+    // each engine's moves and depths by move number add up over the shards to the whole
+    // run's (fixed nodes: the same games, the same depths); the times were measured again
+    let counts = |json: &str| -> Vec<(String, Vec<[u64; 3]>)> {
+        doc(json)["search"]
+            .as_array()
+            .expect("a search summary")
+            .iter()
+            .map(|e| {
+                let bands = e["bands"].as_array().unwrap().iter();
+                let n = |b: &serde_json::Value, k: &str| b[k].as_u64().unwrap();
+                (
+                    e["engine"].as_str().unwrap().to_string(),
+                    bands
+                        .map(|b| [n(b, "moves"), n(b, "depth_sum"), n(b, "depth_moves")])
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    let wc = counts(&wj);
+    assert_eq!(counts(&mj), wc);
+    let moves: u64 = wc.iter().flat_map(|e| &e.1).map(|b| b[0]).sum();
+    assert!(moves > 16 * 10, "{wj}");
+    // Chariot reports a depth with every move, and the stronger engine searches deeper
+    assert!(wc.iter().flat_map(|e| &e.1).all(|b| b[2] == b[0]), "{wj}");
+    let mean = |e: &(String, Vec<[u64; 3]>)| {
+        let (d, m) = e.1.iter().fold((0, 0), |a, b| (a.0 + b[1], a.1 + b[2]));
+        d as f64 / m as f64
+    };
+    assert_eq!((wc[0].0.as_str(), wc[1].0.as_str()), ("Strong", "Weak"));
+    assert!(mean(&wc[0]) > mean(&wc[1]), "{wj}");
+    assert!(
+        merged.stdout.contains("Search per move") && merged.stdout.contains("  Strong: "),
+        "{}",
+        merged.stdout
+    );
     // and the games themselves
     let (wg, mg) = (pgn_games(&read(&whole_pgn)), pgn_games(&read(&merged_pgn)));
     assert_eq!(mg.len(), 16);

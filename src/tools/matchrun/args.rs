@@ -109,6 +109,10 @@ pub struct RawArgs {
     /// PGN move text: iccs, chinese or wxf.
     #[arg(long, default_value = "iccs")]
     pub notation: String,
+    /// After each engine move in the PGN, a comment with its score (side to move's view, in
+    /// pawns; `+M5` mates), depth and think time, as `{+0.35/14 1.234s}`.
+    #[arg(long, requires = "pgn")]
+    pub pgn_comments: bool,
     /// Write the results as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -298,6 +302,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     pub pgn: Option<PathBuf>,
     pub notation: Notation,
+    /// `--pgn-comments`: each engine move's score, depth and time as a comment.
+    pub pgn_comments: bool,
     pub json: Option<PathBuf>,
     pub log: Option<PathBuf>,
     pub event: String,
@@ -594,6 +600,7 @@ impl MatchConfig {
             sprt,
             pgn: a.pgn,
             notation,
+            pgn_comments: a.pgn_comments,
             json: a.json,
             log: a.log,
             event: a.event,

@@ -27,6 +27,9 @@ pub(super) struct ShardFile {
     pub scheduled: usize,
     pub games: Vec<GameLine>,
     pub overhead: BTreeMap<u64, u64>,
+    /// Think time and depth by engine and move number; `None` in files written before
+    /// they were recorded.
+    pub search: Option<Vec<report::SearchBands>>,
 }
 
 /// The result files of one run (its shards, merged or not), each read and checked, then
@@ -139,6 +142,17 @@ fn read_shard(file: &Path) -> Result<ShardFile, String> {
     for &(us, n) in &doc.overhead_hist_us {
         *overhead.entry(us).or_insert(0) += n;
     }
+    let search = match &doc.search {
+        None => None,
+        Some(list) => {
+            let names: Vec<String> = engines.iter().map(|e| e.0.clone()).collect();
+            Some(report::SearchJson::read(list, &names).ok_or_else(|| {
+                format!(
+                    "{path}: its search summary does not fit its engines or this build's move bands"
+                )
+            })?)
+        }
+    };
     let file = ShardFile {
         engines,
         rules: doc.rules.clone(),
@@ -150,6 +164,7 @@ fn read_shard(file: &Path) -> Result<ShardFile, String> {
         scheduled: doc.games_scheduled,
         games,
         overhead,
+        search,
         path,
     };
     check_totals(&file, &doc)?;
@@ -380,6 +395,7 @@ pub fn run(args: MergeArgs) -> Result<(), String> {
         for (&us, &n) in &f.overhead {
             *tally.overhead.entry(us).or_insert(0) += n;
         }
+        tally.add_search(f.search.as_deref());
     }
     let mut indices: Vec<usize> = files
         .iter()

@@ -282,6 +282,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
                     format!("{} / {}", cfg.engines[r].tc, cfg.engines[b].tc)
                 },
                 rules: &rules_text,
+                comments: cfg.pgn_comments,
             };
             let text = pgn::game_pgn(&rec, &ctx, cfg.notation);
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {

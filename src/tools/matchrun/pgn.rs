@@ -2,7 +2,8 @@
 //! time control, the result, a termination reason and `[Format "ICCS"]` (moves `H2-E2`),
 //! or Chinese / WXF move text. `chariot judge --pgn` reads these files back.
 
-use super::game::GameRecord;
+use super::engine::MATE_SCORE;
+use super::game::{GameRecord, PlayedMove};
 use crate::core::Position;
 use crate::core::notation::{to_chinese, to_wxf};
 use crate::rules::GameResult;
@@ -44,6 +45,8 @@ pub struct PgnContext<'a> {
     pub black: &'a str,
     pub time_control: String,
     pub rules: &'a str,
+    /// Each engine move's score, depth and think time as a comment (`--pgn-comments`).
+    pub comments: bool,
 }
 
 pub fn result_text(r: GameResult) -> &'static str {
@@ -82,6 +85,30 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
+}
+
+/// An engine move's comment, as other match runners write it: the score from the mover's
+/// side in pawns (`+M5`/`-M4`: a UCI `score mate` in that many moves; UCCI engines' mate
+/// scores are shown as they gave them), a slash and the depth, then the think time in
+/// seconds — `+0.35/14 1.234s`; what the engine did not report is left out.
+pub fn move_comment(m: &PlayedMove) -> String {
+    let mut s = String::new();
+    if let Some(v) = m.score {
+        if v.abs() > MATE_SCORE - 1000 {
+            let sign = if v > 0 { '+' } else { '-' };
+            let _ = write!(s, "{sign}M{}", MATE_SCORE - v.abs());
+        } else {
+            let _ = write!(s, "{:+.2}", f64::from(v) / 100.0);
+        }
+    }
+    if let Some(d) = m.depth {
+        let _ = write!(s, "/{d}");
+    }
+    if !s.is_empty() {
+        s.push(' ');
+    }
+    let _ = write!(s, "{:.3}s", m.time.as_secs_f64());
+    s
 }
 
 /// One game as PGN text, ending with a blank line.
@@ -151,6 +178,10 @@ pub fn game_pgn(rec: &GameRecord, ctx: &PgnContext, notation: Notation) -> Strin
         if book && (i + 1 == opening.moves.len()) {
             body.push_str("{opening} ");
         }
+        if !book && ctx.comments {
+            let played = &rec.moves[i - opening.moves.len()];
+            let _ = write!(body, "{{{}}} ", move_comment(played));
+        }
         pos.make_move(m);
         if !red {
             number += 1;
@@ -184,6 +215,28 @@ pub fn game_pgn(rec: &GameRecord, ctx: &PgnContext, notation: Notation) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_comments_give_score_depth_and_time() {
+        use std::time::Duration;
+        let mv = crate::core::Move::parse_iccs("h2e2").unwrap();
+        let at = |score, depth, ms| {
+            move_comment(&PlayedMove {
+                mv,
+                score,
+                depth,
+                time: Duration::from_millis(ms),
+            })
+        };
+        assert_eq!(at(Some(35), Some(14), 1234), "+0.35/14 1.234s");
+        assert_eq!(at(Some(-120), Some(9), 5), "-1.20/9 0.005s");
+        assert_eq!(at(Some(0), None, 1000), "+0.00 1.000s");
+        assert_eq!(at(None, Some(3), 0), "/3 0.000s");
+        assert_eq!(at(None, None, 20), "0.020s");
+        // UCI `score mate 5` and `score mate -4`, as the engine link stores them
+        assert_eq!(at(Some(MATE_SCORE - 5), Some(20), 1), "+M5/20 0.001s");
+        assert_eq!(at(Some(-MATE_SCORE + 4), Some(20), 1), "-M4/20 0.001s");
+    }
 
     #[test]
     fn dates() {

@@ -41,6 +41,49 @@ pub struct GameLine {
     pub opening: String,
 }
 
+/// The move-number bands of the search summary: an engine's own moves, counted from its
+/// first move after the opening, as (first, last) with `None` for no end.
+pub const SEARCH_BANDS: [(u32, Option<u32>); 6] = [
+    (1, Some(10)),
+    (11, Some(20)),
+    (21, Some(30)),
+    (31, Some(40)),
+    (41, Some(60)),
+    (61, None),
+];
+
+/// One engine's moves in one band of [`SEARCH_BANDS`]: sums, so that shards add up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchBand {
+    pub moves: u64,
+    /// Think time as the runner measured it (`go` sent to `bestmove` read), microseconds.
+    pub time_us: u64,
+    /// The depths of the last `info` line before each `bestmove`, summed, and the moves
+    /// that reported one.
+    pub depth_sum: u64,
+    pub depth_moves: u64,
+}
+
+impl SearchBand {
+    fn add(&mut self, o: &SearchBand) {
+        self.moves += o.moves;
+        self.time_us += o.time_us;
+        self.depth_sum += o.depth_sum;
+        self.depth_moves += o.depth_moves;
+    }
+}
+
+/// Per engine, its moves by band of [`SEARCH_BANDS`].
+pub type SearchBands = [SearchBand; SEARCH_BANDS.len()];
+
+/// The band of an engine's `n`-th own move (1-based).
+fn band_of(n: u32) -> usize {
+    SEARCH_BANDS
+        .iter()
+        .position(|&(_, last)| last.is_none_or(|l| n <= l))
+        .expect("the last band has no end")
+}
+
 pub struct Tally {
     pub names: Vec<String>,
     pub pairs: Vec<PairStats>,
@@ -54,6 +97,9 @@ pub struct Tally {
     pub red_wins: u64,
     pub black_wins: u64,
     pub draws: u64,
+    /// Per engine, its moves' think time and depth by move number; `None` once a result
+    /// file without them (written before they were recorded) has been merged in.
+    pub search: Option<Vec<SearchBands>>,
 }
 
 impl Tally {
@@ -81,6 +127,7 @@ impl Tally {
             red_wins: 0,
             black_wins: 0,
             draws: 0,
+            search: Some(vec![SearchBands::default(); n]),
         }
     }
 
@@ -99,6 +146,20 @@ impl Tally {
         let [red, black] = rec.setup.engines;
         for d in &rec.overhead {
             *self.overhead.entry(d.as_micros() as u64).or_default() += 1;
+        }
+        if let Some(search) = &mut self.search {
+            // the side to move after the opening plays the engines' first move
+            let first = o.position.side_to_move();
+            for (i, m) in rec.moves.iter().enumerate() {
+                let side = if i % 2 == 0 { first } else { !first };
+                let b = &mut search[rec.setup.engines[side.index()]][band_of(i as u32 / 2 + 1)];
+                b.moves += 1;
+                b.time_us += m.time.as_micros() as u64;
+                if let Some(d) = m.depth {
+                    b.depth_sum += u64::from(d);
+                    b.depth_moves += 1;
+                }
+            }
         }
         self.add_line(GameLine {
             id: rec.setup.id,
@@ -156,6 +217,21 @@ impl Tally {
 
     pub fn games_played(&self) -> usize {
         self.games.len()
+    }
+
+    /// Adds a result file's search summary (by this tally's engine indices); a file
+    /// without one leaves the whole summary unknown rather than counting part of the games.
+    pub fn add_search(&mut self, other: Option<&[SearchBands]>) {
+        match (&mut self.search, other) {
+            (Some(mine), Some(theirs)) => {
+                for (m, t) in mine.iter_mut().zip(theirs) {
+                    for (a, b) in m.iter_mut().zip(t) {
+                        a.add(b);
+                    }
+                }
+            }
+            _ => self.search = None,
+        }
     }
 
     /// Moves whose runner overhead was measured.
@@ -495,6 +571,7 @@ pub fn text_report(t: &Tally, info: &ReportInfo) -> String {
             t.overhead_moves()
         );
     }
+    s.push_str(&search_text(t));
     if let (Some(sprt), Some(p)) = (&info.sprt, t.pairs.first()) {
         let (llr, state) = sprt_status(sprt, p);
         let (lo, hi) = sprt.bounds();
@@ -514,6 +591,67 @@ pub fn text_report(t: &Tally, info: &ReportInfo) -> String {
     }
     if let (Some(prior), Some(p)) = (&info.prior, t.pairs.first()) {
         s.push_str(&prior_line("with", "run", prior, p));
+    }
+    s
+}
+
+/// How each engine spent its moves: think time and depth a move, overall and by move
+/// number, and think time a game (nothing when no move was recorded, or a merged file
+/// lacked the counts).
+fn search_text(t: &Tally) -> String {
+    let mut s = String::new();
+    let Some(search) = &t.search else {
+        return s;
+    };
+    if search.iter().flatten().all(|b| b.moves == 0) {
+        return s;
+    }
+    let _ = writeln!(
+        s,
+        "Search per move (own moves after the opening; time from go to bestmove, depth of the last info):"
+    );
+    let ms = |b: &SearchBand| b.time_us as f64 / 1000.0 / b.moves as f64;
+    let depth = |b: &SearchBand| {
+        if b.depth_moves == 0 {
+            "n/a".to_string()
+        } else {
+            format!("{:.1}", b.depth_sum as f64 / b.depth_moves as f64)
+        }
+    };
+    for (e, bands) in search.iter().enumerate() {
+        let mut all = SearchBand::default();
+        bands.iter().for_each(|b| all.add(b));
+        if all.moves == 0 {
+            continue;
+        }
+        let games = t
+            .games
+            .iter()
+            .filter(|g| g.red == e || g.black == e)
+            .count()
+            .max(1);
+        let _ = writeln!(
+            s,
+            "  {}: {} moves in {games} games, {:.0} ms and depth {} a move, {:.1} s a game",
+            t.names[e],
+            all.moves,
+            ms(&all),
+            depth(&all),
+            all.time_us as f64 / 1e6 / games as f64
+        );
+        let by: Vec<String> = SEARCH_BANDS
+            .iter()
+            .zip(bands)
+            .filter(|(_, b)| b.moves > 0)
+            .map(|(&(first, last), b)| {
+                let range = match last {
+                    Some(l) => format!("{first}-{l}"),
+                    None => format!("{first}+"),
+                };
+                format!("{range} {:.0} ms d{}", ms(b), depth(b))
+            })
+            .collect();
+        let _ = writeln!(s, "    by move: {}", by.join(", "));
     }
     s
 }
@@ -582,6 +720,10 @@ pub struct MatchJson {
     pub overhead_us: Option<OverheadJson>,
     /// Runner overhead per move: [whole microseconds, moves], by microseconds.
     pub overhead_hist_us: Vec<(u64, u64)>,
+    /// Per engine, its moves' think time and depth by move number (absent from files
+    /// written before they were recorded: a merge with one of those shows none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<Vec<SearchJson>>,
     #[serde(skip_deserializing)]
     pub sprt: Option<SprtJson>,
     /// Earlier games of this run whose files are gone, as a merge without an SPRT was told
@@ -640,6 +782,70 @@ impl EloJson {
             low: Num::round4(e.low),
             high: Num::round4(e.high),
         })
+    }
+}
+
+/// One engine's [`SearchBands`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchJson {
+    pub engine: String,
+    pub bands: Vec<SearchBandJson>,
+}
+
+/// One band of [`SEARCH_BANDS`]: the engine's own moves `first` to `last` (null: no end).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchBandJson {
+    pub first: u32,
+    pub last: Option<u32>,
+    pub moves: u64,
+    pub time_us: u64,
+    pub depth_sum: u64,
+    pub depth_moves: u64,
+}
+
+impl SearchJson {
+    fn of(name: &str, bands: &SearchBands) -> SearchJson {
+        SearchJson {
+            engine: name.to_string(),
+            bands: SEARCH_BANDS
+                .iter()
+                .zip(bands)
+                .map(|(&(first, last), b)| SearchBandJson {
+                    first,
+                    last,
+                    moves: b.moves,
+                    time_us: b.time_us,
+                    depth_sum: b.depth_sum,
+                    depth_moves: b.depth_moves,
+                })
+                .collect(),
+        }
+    }
+
+    /// The summary read back, by the indices of `names`: every engine once, the bands
+    /// those of this build; `None` when it does not fit.
+    pub fn read(list: &[SearchJson], names: &[String]) -> Option<Vec<SearchBands>> {
+        let mut out = vec![None; names.len()];
+        for j in list {
+            let e = names.iter().position(|n| *n == j.engine)?;
+            if out[e].is_some() || j.bands.len() != SEARCH_BANDS.len() {
+                return None;
+            }
+            let mut bands = SearchBands::default();
+            for ((b, &(first, last)), jb) in bands.iter_mut().zip(&SEARCH_BANDS).zip(&j.bands) {
+                if (jb.first, jb.last) != (first, last) || jb.depth_moves > jb.moves {
+                    return None;
+                }
+                *b = SearchBand {
+                    moves: jb.moves,
+                    time_us: jb.time_us,
+                    depth_sum: jb.depth_sum,
+                    depth_moves: jb.depth_moves,
+                };
+            }
+            out[e] = Some(bands);
+        }
+        out.into_iter().collect()
     }
 }
 
@@ -798,6 +1004,12 @@ pub fn match_json(t: &Tally, info: &ReportInfo) -> MatchJson {
             moves: t.overhead_moves(),
         }),
         overhead_hist_us: t.overhead.iter().map(|(&us, &n)| (us, n)).collect(),
+        search: t.search.as_ref().map(|v| {
+            v.iter()
+                .enumerate()
+                .map(|(e, b)| SearchJson::of(&t.names[e], b))
+                .collect()
+        }),
         sprt,
         prior: info.prior.as_ref().map(PriorJson::of),
         games: games
@@ -848,6 +1060,111 @@ mod tests {
         );
         assert_eq!(t.overhead_moves(), 1000);
         assert!(Tally::new(vec![]).overhead_summary().is_none());
+    }
+
+    /// A game of `n` engine moves after `opening`, engine 1 red and engine 0 black; move
+    /// i took i + 1 ms and reported depth i + 2, but every fifth reported none.
+    fn game_of(opening: super::super::openings::Opening, n: usize) -> GameRecord {
+        use super::super::game::{GameSetup, PlayedMove};
+        use crate::core::{Move, Square};
+        let mv = Move::new(Square::from_index(0), Square::from_index(1)).unwrap();
+        GameRecord {
+            setup: GameSetup {
+                id: 1,
+                round: 1,
+                pair: 1,
+                opening: std::sync::Arc::new(opening),
+                engines: [1, 0],
+            },
+            moves: (0..n)
+                .map(|i| PlayedMove {
+                    mv,
+                    score: None,
+                    depth: (i % 5 != 4).then_some(i as u32 + 2),
+                    time: Duration::from_millis(i as u64 + 1),
+                })
+                .collect(),
+            result: crate::rules::GameResult::Draw,
+            termination: Termination::MoveLimit,
+            reason: String::new(),
+            overhead: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn search_summary_counts_each_engines_moves_by_move_number() {
+        use super::super::openings::Opening;
+        // the standard start: red (engine 1) plays the engines' first move; 25 moves give
+        // red its moves 1..=13 (even i) and black its moves 1..=12 (odd i)
+        let mut t = Tally::new(vec!["A".into(), "B".into()]);
+        t.add(&game_of(Opening::startpos(), 25));
+        // the same start with black to move: black (engine 0) moves first
+        let mut black_first = Opening::startpos();
+        black_first.position = crate::core::Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        t.add(&game_of(black_first, 3));
+        // what each engine's moves should add up to, counted here move by move
+        let mut want = vec![SearchBands::default(); 2];
+        for (game_moves, first_engine) in [(25usize, 1usize), (3, 0)] {
+            for i in 0..game_moves {
+                let e = if i % 2 == 0 {
+                    first_engine
+                } else {
+                    1 - first_engine
+                };
+                let own = i / 2 + 1;
+                let band = if own <= 10 {
+                    0
+                } else if own <= 20 {
+                    1
+                } else {
+                    2
+                };
+                let b = &mut want[e][band];
+                b.moves += 1;
+                b.time_us += (i as u64 + 1) * 1000;
+                if i % 5 != 4 {
+                    b.depth_sum += i as u64 + 2;
+                    b.depth_moves += 1;
+                }
+            }
+        }
+        let got = t.search.clone().unwrap();
+        assert_eq!(got, want);
+        assert_eq!(got[1][1].moves, 3, "red's moves 11-13 of the first game");
+        assert_eq!(
+            got[0][0].moves,
+            10 + 2,
+            "black's first ten, and two of the second game"
+        );
+        // the JSON carries the sums and reads back to the same numbers
+        let names = t.names.clone();
+        let list: Vec<SearchJson> = got
+            .iter()
+            .enumerate()
+            .map(|(e, b)| SearchJson::of(&names[e], b))
+            .collect();
+        assert_eq!(SearchJson::read(&list, &names), Some(got.clone()));
+        let mut swapped = list.clone();
+        swapped.reverse();
+        assert_eq!(SearchJson::read(&swapped, &names), Some(got.clone()));
+        let mut bad = list.clone();
+        bad[0].bands[2].first = 22;
+        assert_eq!(SearchJson::read(&bad, &names), None, "other bands");
+        assert_eq!(
+            SearchJson::read(&list[..1], &names),
+            None,
+            "an engine missing"
+        );
+        // the report: B (engine 1) played 13 moves in the first game and 1 in the second
+        let text = search_text(&t);
+        assert!(text.contains("  B: 14 moves in 2 games"), "{text}");
+        assert!(text.contains("by move: 1-10 "), "{text}");
+        // a merged file without the counts leaves the summary out, not half counted
+        t.add_search(None);
+        assert!(t.search.is_none() && search_text(&t).is_empty());
     }
 
     #[test]
