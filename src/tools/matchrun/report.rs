@@ -53,7 +53,7 @@ pub const SEARCH_BANDS: [(u32, Option<u32>); 6] = [
 ];
 
 /// One engine's moves in one band of [`SEARCH_BANDS`]: sums, so that shards add up.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchBand {
     pub moves: u64,
     /// Think time as the runner measured it (`go` sent to `bestmove` read), microseconds.
@@ -797,10 +797,8 @@ pub struct SearchJson {
 pub struct SearchBandJson {
     pub first: u32,
     pub last: Option<u32>,
-    pub moves: u64,
-    pub time_us: u64,
-    pub depth_sum: u64,
-    pub depth_moves: u64,
+    #[serde(flatten)]
+    pub counts: SearchBand,
 }
 
 impl SearchJson {
@@ -810,13 +808,10 @@ impl SearchJson {
             bands: SEARCH_BANDS
                 .iter()
                 .zip(bands)
-                .map(|(&(first, last), b)| SearchBandJson {
+                .map(|(&(first, last), &counts)| SearchBandJson {
                     first,
                     last,
-                    moves: b.moves,
-                    time_us: b.time_us,
-                    depth_sum: b.depth_sum,
-                    depth_moves: b.depth_moves,
+                    counts,
                 })
                 .collect(),
         }
@@ -833,15 +828,10 @@ impl SearchJson {
             }
             let mut bands = SearchBands::default();
             for ((b, &(first, last)), jb) in bands.iter_mut().zip(&SEARCH_BANDS).zip(&j.bands) {
-                if (jb.first, jb.last) != (first, last) || jb.depth_moves > jb.moves {
+                if (jb.first, jb.last) != (first, last) || jb.counts.depth_moves > jb.counts.moves {
                     return None;
                 }
-                *b = SearchBand {
-                    moves: jb.moves,
-                    time_us: jb.time_us,
-                    depth_sum: jb.depth_sum,
-                    depth_moves: jb.depth_moves,
-                };
+                *b = jb.counts;
             }
             out[e] = Some(bands);
         }
