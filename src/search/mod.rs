@@ -654,12 +654,19 @@ impl Searcher {
             } else {
                 0
             };
+            // the depth a quiet move is judged at by futility, history and static-exchange
+            // pruning: the node's, or (`PruneAtLmrDepth 1`) what its reduction would leave
+            let prune_depth = if quiet && self.p.prune_at_lmr_depth > 0 {
+                depth - self.quiet_reduction_guess(depth, i, improving, picker.is_refutation(m))
+            } else {
+                depth
+            };
             if !pv_node && !in_check && quiet && !gives_check && best > -MATE_BOUND {
                 // late-move pruning and futility pruning of quiet moves at low depth
                 // (the rest of the quiet moves still come: checks among them are searched)
                 if (depth <= self.p.lmp_max_depth && quiets_tried.len() >= lmp_limit)
-                    || (depth <= self.p.futility_max_depth
-                        && eval + self.p.futility_margin * depth <= alpha)
+                    || (prune_depth <= self.p.futility_max_depth
+                        && eval + self.p.futility_margin * prune_depth <= alpha)
                 {
                     // every later quiet move is pruned the same way (alpha only rises)
                     picker.skip_quiet_ordering();
@@ -668,8 +675,8 @@ impl Searcher {
                 }
                 // history pruning: a quiet move that has failed again and again here
                 if self.p.history_prune_margin > 0
-                    && depth <= self.p.history_prune_depth
-                    && hist < -self.p.history_prune_margin * depth
+                    && prune_depth <= self.p.history_prune_depth
+                    && hist < -self.p.history_prune_margin * prune_depth
                     && !picker.is_refutation(m)
                 {
                     self.stats.history_pruned += 1;
@@ -677,14 +684,19 @@ impl Searcher {
                 }
             }
             // at low depth, skip moves that lose material by static exchange
+            let see_depth = if self.p.prune_at_lmr_depth == 1 {
+                prune_depth
+            } else {
+                depth
+            };
             if !pv_node
                 && !in_check
                 && best > -MATE_BOUND
-                && depth <= self.p.see_prune_max_depth
+                && see_depth <= self.p.see_prune_max_depth
                 && i > 0
             {
                 let margin = if quiet {
-                    -self.p.see_prune_quiet * depth
+                    -self.p.see_prune_quiet * see_depth
                 } else {
                     -self.p.see_prune_capture * depth * depth
                 };
@@ -991,6 +1003,25 @@ impl Searcher {
             }
         }
         None
+    }
+
+    /// The plies a late quiet move is likely to lose to its reduction (the table's, one more
+    /// when the node is not improving, one less for a killer or the countermove; at least a
+    /// ply is left), known before the move is made: pruning judges it at that depth.
+    #[inline]
+    fn quiet_reduction_guess(
+        &self,
+        depth: i32,
+        i: usize,
+        improving: bool,
+        refutation: bool,
+    ) -> i32 {
+        if depth < self.p.lmr_min_depth || i < self.p.lmr_min_moves as usize {
+            return 0;
+        }
+        let r = self.lmr[depth.min(63) as usize][i.min(63)] + i32::from(!improving)
+            - i32::from(refutation);
+        r.clamp(0, depth - 1)
     }
 
     fn reward_quiet(

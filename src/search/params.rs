@@ -135,6 +135,12 @@ tunables! {
     /// Futility pruning of quiet moves at low depth: margin per ply, depth limit.
     futility_margin "FutilityMargin" = 117, 40 ..= 250, step 8.0;
     futility_max_depth "FutilityMaxDepth" = 5, 2 ..= 9, step 1.0;
+    /// 1: futility, history and static-exchange pruning of a quiet move judge it at the
+    /// depth its late-move reduction would leave (the table's reduction off the node's depth),
+    /// so late quiet moves of deep nodes can be pruned too; 2: futility and history pruning
+    /// so, static-exchange pruning at the node's depth (a static exchange costs more than the
+    /// other two tests); 0: all three at the node's depth.
+    prune_at_lmr_depth "PruneAtLmrDepth" = 0, 0 ..= 2, step 1.0;
     /// ProbCut: from `probcut_min_depth` on, at a node off the principal variation, a
     /// capture that wins at least `beta + probcut_margin` (less a third of the margin when
     /// improving) in a search four plies shallower cuts the node; margin 0: no ProbCut.

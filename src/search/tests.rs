@@ -278,6 +278,20 @@ fn the_pruning_and_reduction_switches_change_the_tree_and_keep_the_moves_legal()
             },
         ),
         (
+            "PruneAtLmrDepth 1",
+            Tunables {
+                prune_at_lmr_depth: 1,
+                ..Tunables::DEFAULT
+            },
+        ),
+        (
+            "PruneAtLmrDepth 2",
+            Tunables {
+                prune_at_lmr_depth: 2,
+                ..Tunables::DEFAULT
+            },
+        ),
+        (
             "RazorMargin",
             Tunables {
                 razor_margin: 200,
