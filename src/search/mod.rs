@@ -655,8 +655,9 @@ impl Searcher {
                 0
             };
             // the depth a quiet move is judged at by futility, history and static-exchange
-            // pruning: the node's, or (`PruneAtLmrDepth 1`) what its reduction would leave
-            let prune_depth = if quiet && self.p.prune_at_lmr_depth > 0 {
+            // pruning (only off the PV and out of check): the node's, or (`PruneAtLmrDepth`
+            // 1 and 2) what its reduction would leave
+            let prune_depth = if quiet && !pv_node && !in_check && self.p.prune_at_lmr_depth > 0 {
                 depth - self.quiet_reduction_guess(depth, i, improving, picker.is_refutation(m))
             } else {
                 depth
