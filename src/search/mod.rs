@@ -778,9 +778,8 @@ impl Searcher {
                 } else {
                     self.p.lmr_captures > 0 && !in_check && !gives_check
                 };
-                if depth >= self.p.lmr_min_depth && i >= self.p.lmr_min_moves as usize && reducible
-                {
-                    r = self.lmr[depth.min(63) as usize][i.min(63)];
+                if reducible && let Some(base) = self.table_reduction(depth, i) {
+                    r = base;
                     if gives_check || !quiet {
                         r -= 1;
                     }
@@ -1017,12 +1016,18 @@ impl Searcher {
         improving: bool,
         refutation: bool,
     ) -> i32 {
-        if depth < self.p.lmr_min_depth || i < self.p.lmr_min_moves as usize {
+        let Some(base) = self.table_reduction(depth, i) else {
             return 0;
-        }
-        let r = self.lmr[depth.min(63) as usize][i.min(63)] + i32::from(!improving)
-            - i32::from(refutation);
-        r.clamp(0, depth - 1)
+        };
+        (base + i32::from(!improving) - i32::from(refutation)).clamp(0, depth - 1)
+    }
+
+    /// The late-move reduction table's plies for move number `i` at `depth`, or `None` below
+    /// `LmrMinDepth` or before `LmrMinMoves` (no move there is reduced).
+    #[inline]
+    fn table_reduction(&self, depth: i32, i: usize) -> Option<i32> {
+        (depth >= self.p.lmr_min_depth && i >= self.p.lmr_min_moves as usize)
+            .then(|| self.lmr[depth.min(63) as usize][i.min(63)])
     }
 
     fn reward_quiet(
