@@ -210,14 +210,47 @@ fn the_last_info_line_is_the_line_played() {
 }
 
 #[test]
-fn a_check_is_searched_one_ply_deeper() {
+fn the_check_extension_searches_a_check_one_ply_deeper() {
     // mate in 2 (tactics.epd sp1-2-74-m2): the horse takes the rook on e7 with check, the
     // king steps to d8, the rook mates quietly on b8. At depth 2 the quiet mating move lies
-    // beyond the horizon (quiescence tries captures only) unless the check extends the line.
+    // beyond the horizon (quiescence tries captures only) unless the check extends the line
+    // (`CheckExtension 1`); by default (no extension since it cost Elo at longer controls)
+    // a search one ply deeper sees it.
     let fen = "1Rbk2b2/9/3ar4/3RC1N1p/9/P4pp2/4P3P/4B4/9/3AKAB2 w - - 0 1";
-    let r = search(fen, &[], 2, RuleSet::Cxa);
-    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("g6e7"));
-    assert_eq!(mate_plies(r.score), Some(3), "score {}", r.score);
+    let run = |check_extension: Option<i32>, depth: i32| {
+        let mut e = Engine::new(Options {
+            hash_mib: 8,
+            threads: 1,
+            rules: RuleSet::Cxa,
+        });
+        if let Some(v) = check_extension {
+            e.set_tunable("CheckExtension", v).expect("a tunable");
+        }
+        e.set_position(Some(fen), &[]).expect("test position");
+        e.go(
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            |_| {},
+        )
+    };
+    let extended = run(Some(1), 2);
+    assert_eq!(
+        extended.best.map(|m| m.to_string()).as_deref(),
+        Some("g6e7")
+    );
+    assert_eq!(
+        mate_plies(extended.score),
+        Some(3),
+        "score {}",
+        extended.score
+    );
+    let plain = run(None, 2);
+    assert_eq!(mate_plies(plain.score), None, "score {}", plain.score);
+    let deeper = run(None, 3);
+    assert_eq!(deeper.best.map(|m| m.to_string()).as_deref(), Some("g6e7"));
+    assert_eq!(mate_plies(deeper.score), Some(3), "score {}", deeper.score);
 }
 
 /// An engine at `level` (seeded), one thread.

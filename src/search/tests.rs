@@ -230,15 +230,22 @@ fn the_pruning_and_reduction_switches_change_the_tree_and_keep_the_moves_legal()
             .sum()
     };
     let base = nodes(Tunables::DEFAULT);
-    // few nodes have late quiet evasions, and reducing them can cost re-searches; the
-    // check extension at the parent extends some checks the child would leave to
-    // quiescence; the table's score for pruning can prune more or less: these three are
-    // only checked to change the search
+    // few nodes have late quiet evasions, and reducing them can cost re-searches; either
+    // check extension (the node in check, or a safe check at the parent) deepens some lines
+    // and lets others end in quiescence; the table's score for pruning can prune more or
+    // less: these four are only checked to change the search
     for (name, params) in [
         (
             "LmrEvasions",
             Tunables {
                 lmr_evasions: 1,
+                ..Tunables::DEFAULT
+            },
+        ),
+        (
+            "CheckExtension 1",
+            Tunables {
+                check_extension: 1,
                 ..Tunables::DEFAULT
             },
         ),
