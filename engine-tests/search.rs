@@ -7,11 +7,25 @@ use chariot::search::{Limits, SearchResult, mate_plies};
 
 /// A one-thread search of `fen` after `moves` to `depth`.
 fn search(fen: &str, moves: &[&str], depth: i32, rules: RuleSet) -> SearchResult {
+    search_with(fen, moves, depth, rules, &[])
+}
+
+/// [`search`] with some of the search's tunables set (name, value).
+fn search_with(
+    fen: &str,
+    moves: &[&str],
+    depth: i32,
+    rules: RuleSet,
+    tunables: &[(&str, i32)],
+) -> SearchResult {
     let mut e = Engine::new(Options {
         hash_mib: 8,
         threads: 1,
         rules,
     });
+    for &(name, value) in tunables {
+        e.set_tunable(name, value).expect("a tunable");
+    }
     e.set_position(Some(fen), moves).expect("test position");
     e.go(
         Limits {
@@ -217,25 +231,7 @@ fn the_check_extension_searches_a_check_one_ply_deeper() {
     // (`CheckExtension 1`); by default (no extension since it cost Elo at longer controls)
     // a search one ply deeper sees it.
     let fen = "1Rbk2b2/9/3ar4/3RC1N1p/9/P4pp2/4P3P/4B4/9/3AKAB2 w - - 0 1";
-    let run = |check_extension: Option<i32>, depth: i32| {
-        let mut e = Engine::new(Options {
-            hash_mib: 8,
-            threads: 1,
-            rules: RuleSet::Cxa,
-        });
-        if let Some(v) = check_extension {
-            e.set_tunable("CheckExtension", v).expect("a tunable");
-        }
-        e.set_position(Some(fen), &[]).expect("test position");
-        e.go(
-            Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            |_| {},
-        )
-    };
-    let extended = run(Some(1), 2);
+    let extended = search_with(fen, &[], 2, RuleSet::Cxa, &[("CheckExtension", 1)]);
     assert_eq!(
         extended.best.map(|m| m.to_string()).as_deref(),
         Some("g6e7")
@@ -246,9 +242,9 @@ fn the_check_extension_searches_a_check_one_ply_deeper() {
         "score {}",
         extended.score
     );
-    let plain = run(None, 2);
+    let plain = search(fen, &[], 2, RuleSet::Cxa);
     assert_eq!(mate_plies(plain.score), None, "score {}", plain.score);
-    let deeper = run(None, 3);
+    let deeper = search(fen, &[], 3, RuleSet::Cxa);
     assert_eq!(deeper.best.map(|m| m.to_string()).as_deref(), Some("g6e7"));
     assert_eq!(mate_plies(deeper.score), Some(3), "score {}", deeper.score);
 }

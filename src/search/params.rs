@@ -164,10 +164,10 @@ tunables! {
     se_double_max "SeDoubleMax" = 6, 0 ..= 12, step 1.0;
     /// The check extension: 0 none; 1 every node in check is searched a ply deeper; 2 a
     /// checking move that does not lose material by static exchange is searched a ply
-    /// deeper (a losing check is not extended). None by default: at 20,000 nodes a move the
-    /// extension was worth 65 Elo, at 10 s + 0.1 s nothing and at 30 s + 0.3 s it cost 80
-    /// (it extends chains of checks, frequent in xiangqi, and widens the tree the deeper the
-    /// search goes; docs/search.md).
+    /// deeper (a losing check is not extended). None by default: mode 1 was worth 65 Elo at
+    /// 20,000 nodes a move (generation 2's net), nothing at 10 s + 0.1 s and cost 51 at 30 s +
+    /// 0.3 s (generation 8b): checks are frequent in xiangqi, and extending them widens the
+    /// tree the more the deeper the search goes (docs/search.md).
     check_extension "CheckExtension" = 0, 0 ..= 2, step 1.0;
     /// 1: late quiet moves that give check are reduced too, one ply less than other quiet
     /// moves; 0: they are never reduced.
