@@ -1078,6 +1078,29 @@ fn merge_refuses_what_is_not_one_run() {
         r.stdout
     );
     assert!(r.stdout.contains("W-D-L 8-0-0"), "{}", r.stdout);
+    // a shard whose engine was run from a copy of the same file merges; a copy that differs
+    // by one byte, or a path that is gone, is another engine
+    let script = data("faulty-engine.sh");
+    let moved = |name: &str, extra: Option<&str>| {
+        let copy = scratch(name);
+        let mut bytes = std::fs::read(&script).unwrap();
+        if let Some(e) = extra {
+            bytes.extend_from_slice(e.as_bytes());
+        }
+        std::fs::write(&copy, bytes).unwrap();
+        let shard = scratch(&format!("{name}.json"));
+        let text = read(&s1);
+        assert!(text.contains(&path(&script)), "{text}");
+        std::fs::write(&shard, text.replace(&path(&script), &path(&copy))).unwrap();
+        (copy, shard)
+    };
+    let (_, copied) = moved("q-copy.sh", None);
+    let r = run_merge(&[path(&s0), path(&copied)]);
+    assert!(r.ok, "{}", r.stderr);
+    assert!(r.stdout.contains("W-D-L 8-0-0"), "{}", r.stdout);
+    let (_, changed) = moved("q-changed.sh", Some("\n"));
+    let (gone_script, gone) = moved("q-gone.sh", None);
+    std::fs::remove_file(&gone_script).unwrap();
 
     let (_, other_tc) = quick_shard("q-tc", &["--shard", "1/2", "--each", "tc=nodes=200"]);
     let (_, other_n) = quick_shard("q-n", &["--shard", "1/3"]);
@@ -1133,6 +1156,8 @@ fn merge_refuses_what_is_not_one_run() {
         (vec![path(&s0), path(&other_rules)], "the rules differ"),
         (vec![path(&seed1), path(&seed2)], "the seeds differ"),
         (vec![path(&s0), path(&renamed)], "the engines differ"),
+        (vec![path(&s0), path(&changed)], "the engines differ"),
+        (vec![path(&s0), path(&gone)], "the engines differ"),
         (vec![path(&s0), path(&edited)], "do not add up"),
         (vec![path(&s0), path(&cut)], "not valid JSON: EOF"),
         (

@@ -1,6 +1,7 @@
 //! `chariot match merge`: the JSON results of shards of one run (`--shard K/N`) read back,
 //! checked to belong together (same engines, time controls, openings, seed, settings and
-//! shard count; no shard twice) and to add up, then counted again game by game into the
+//! shard count; no shard twice; an engine whose binary was copied elsewhere between shards
+//! is the same engine if the bytes are) and to add up, then counted again game by game into the
 //! report, JSON and PGN the whole run would have written.
 
 use super::args::MergeArgs;
@@ -223,6 +224,11 @@ fn check_same_run(files: &[ShardFile]) -> Result<(), String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let same_engines = a.engines.len() == b.engines.len()
+            && a.engines
+                .iter()
+                .zip(&b.engines)
+                .all(|(x, y)| x.0 == y.0 && same_command(&x.1, &y.1));
         let tcs = |f: &ShardFile| {
             f.engines
                 .iter()
@@ -230,7 +236,9 @@ fn check_same_run(files: &[ShardFile]) -> Result<(), String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        differ("the engines", engines(a), engines(b))?;
+        if !same_engines {
+            differ("the engines", engines(a), engines(b))?;
+        }
         differ("the time controls", tcs(a), tcs(b))?;
         differ("the rules", a.rules.clone(), b.rules.clone())?;
         let seed = |f: &ShardFile| f.seed.map_or("none".into(), |s| s.to_string());
@@ -265,6 +273,29 @@ fn check_same_run(files: &[ShardFile]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether two engine commands run the same engine: the same words, or words that differ
+/// only where both name files of the same bytes (one binary copied to another folder
+/// between shards). A path that no longer exists counts as different.
+fn same_command(x: &str, y: &str) -> bool {
+    if x == y {
+        return true;
+    }
+    let same_file = |p: &str, q: &str| {
+        let (p, q) = (Path::new(p), Path::new(q));
+        p.is_file()
+            && q.is_file()
+            && matches!((std::fs::read(p), std::fs::read(q)), (Ok(a), Ok(b)) if a == b)
+    };
+    if same_file(x, y) {
+        return true;
+    }
+    let (xs, ys): (Vec<&str>, Vec<&str>) = (
+        x.split_whitespace().collect(),
+        y.split_whitespace().collect(),
+    );
+    xs.len() == ys.len() && xs.iter().zip(&ys).all(|(p, q)| p == q || same_file(p, q))
 }
 
 /// The games of a PGN file, each with its text.
