@@ -27,6 +27,10 @@ pub struct BenchArgs {
     /// With --tree: search each position for this many milliseconds instead of to a depth.
     #[arg(long, value_name = "MS", requires = "tree")]
     movetime: Option<u64>,
+    /// With --tree: search the positions of this file instead of the bench positions (EPD/FEN
+    /// lines, or a FEN or `startpos` with ICCS moves, as `chariot match --openings` reads).
+    #[arg(long, value_name = "FILE", requires = "tree")]
+    positions: Option<std::path::PathBuf>,
     /// Set one of the search's tunables (as an engine started with `--tunables` takes it by
     /// `setoption`), e.g. `--set QsBadCaptures=0`; give it again for more.
     #[arg(long = "set", value_name = "NAME=VALUE")]
@@ -68,7 +72,9 @@ pub fn run(a: BenchArgs) -> Result<(), String> {
             Some(ms) => TreeLimit::MoveTime(Duration::from_millis(ms)),
             None => TreeLimit::Depth(a.depth),
         };
-        return tree::run_with(limit, a.hash, &a.eval, &sets, |line| out!("{line}")).map(|_| ());
+        let file = a.positions.as_deref();
+        return tree::run_with(limit, a.hash, &a.eval, &sets, file, |line| out!("{line}"))
+            .map(|_| ());
     }
     bench::run_with(a.depth, a.threads, a.hash, &a.eval, &sets, |line| {
         out!("{line}")

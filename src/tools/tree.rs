@@ -1,5 +1,5 @@
-//! `chariot bench --tree`: the shape of the search over the bench positions, at a fixed
-//! depth or a fixed time a position. Where the nodes go (main search or quiescence), how
+//! `chariot bench --tree`: the shape of the search over the bench positions (or the positions
+//! of a file, `--positions`), at a fixed depth or a fixed time a position. Where the nodes go (main search or quiescence), how
 //! well moves are ordered (the share of cut-offs made by the first move), what each pruning,
 //! reduction and extension did, how the hash table served, and what each iteration cost
 //! (time to depth, effective branching factor). It is how a search that stops gaining from
@@ -8,8 +8,11 @@
 
 use crate::core::samples::POSITIONS;
 use crate::engine::{Engine, Limits, Options, SearchStats};
+use crate::rules::RuleSet;
 use crate::search::stats::{geometric_mean, percent};
+use crate::tools::matchrun::openings;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How long each position is searched.
@@ -17,6 +20,40 @@ use std::time::{Duration, Instant};
 pub enum TreeLimit {
     Depth(i32),
     MoveTime(Duration),
+}
+
+/// A position the report searches: a FEN (`None`: the start position) and the ICCS moves
+/// played from it (they give the search the game's history: repetitions, the move limit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreePosition {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+/// The bench positions ([`POSITIONS`]), the report's default.
+pub fn bench_positions() -> Vec<TreePosition> {
+    POSITIONS
+        .iter()
+        .map(|fen| TreePosition {
+            fen: Some((*fen).to_string()),
+            moves: Vec::new(),
+        })
+        .collect()
+}
+
+/// The positions of a file, read as `chariot match --openings` reads one: EPD/FEN lines, a FEN
+/// (or `startpos`) and ICCS moves, or ICCS move lines; blank lines and `#` comments skipped.
+/// Every position must be legal and its game not over (under the CXA rules).
+pub fn read_positions(path: &Path) -> Result<Vec<TreePosition>, String> {
+    let found =
+        openings::read_file(path, RuleSet::default()).map_err(|e| format!("--positions: {e}"))?;
+    Ok(found
+        .into_iter()
+        .map(|o| TreePosition {
+            fen: o.fen,
+            moves: o.moves.iter().map(ToString::to_string).collect(),
+        })
+        .collect())
 }
 
 /// One position's search.
@@ -33,17 +70,26 @@ pub fn run(
     eval: &str,
     out: impl FnMut(&str),
 ) -> Result<SearchStats, String> {
-    run_with(limit, hash_mib, eval, &[], out)
+    run_with(limit, hash_mib, eval, &[], None, out)
 }
 
-/// [`run`] with some of the search's tunables set (`name`, value), named in the output.
+/// [`run`] with some of the search's tunables set (`name`, value), named in the output, over
+/// the positions of a file (`Some(path)`) instead of the bench positions.
 pub fn run_with(
     limit: TreeLimit,
     hash_mib: usize,
     eval: &str,
     tunables: &[(String, i32)],
+    file: Option<&Path>,
     mut out: impl FnMut(&str),
 ) -> Result<SearchStats, String> {
+    let (positions, source) = match file {
+        Some(path) => (
+            read_positions(path)?,
+            format!("positions of {}", path.display()),
+        ),
+        None => (bench_positions(), "bench positions".to_string()),
+    };
     let mut engine = Engine::new(Options {
         hash_mib,
         threads: 1,
@@ -56,18 +102,19 @@ pub fn run_with(
         TreeLimit::MoveTime(t) => format!("{} ms a position", t.as_millis()),
     };
     out(&format!(
-        "tree: {} bench positions, {how}, 1 thread, hash {hash_mib} MiB, eval: {what}",
-        POSITIONS.len()
+        "tree: {} {source}, {how}, 1 thread, hash {hash_mib} MiB, eval: {what}",
+        positions.len()
     ));
     if let Some(line) = set {
         out(&line);
     }
-    let mut runs = Vec::with_capacity(POSITIONS.len());
-    for (i, fen) in POSITIONS.iter().enumerate() {
+    let mut runs = Vec::with_capacity(positions.len());
+    for (i, p) in positions.iter().enumerate() {
         engine.new_game();
+        let moves: Vec<&str> = p.moves.iter().map(String::as_str).collect();
         engine
-            .set_position(Some(fen), &[])
-            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+            .set_position(p.fen.as_deref(), &moves)
+            .map_err(|e| format!("position {}: {e}", i + 1))?;
         let limits = match limit {
             TreeLimit::Depth(d) => Limits {
                 depth: Some(d),
@@ -92,7 +139,7 @@ pub fn run_with(
         out(&format!(
             "position {:>2}/{}: depth {:>2} nodes {:>9} time {:>6} ms  ebf {}  first-move cuts {:>5.1}%  qnodes {:>5.1}%",
             i + 1,
-            POSITIONS.len(),
+            positions.len(),
             r.depth,
             r.nodes,
             time.as_millis(),
@@ -264,6 +311,62 @@ mod tests {
             .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
             .collect();
         assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn a_positions_file_is_searched_line_by_line() {
+        let dir = std::env::temp_dir().join(format!("chariot-tree-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("positions.epd");
+        // the same position twice: as moves from the start, and as the FEN they lead to
+        std::fs::write(
+            &file,
+            "# two ways to one position\nstartpos moves h2e2 h9g7\n\
+             rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2\n",
+        )
+        .unwrap();
+        let mut lines = Vec::new();
+        run_with(TreeLimit::Depth(5), 4, "hce", &[], Some(&file), |l| {
+            lines.push(l.to_string())
+        })
+        .expect("the file's positions search");
+        assert!(
+            lines[0].starts_with("tree: 2 positions of "),
+            "{}",
+            lines[0]
+        );
+        let nodes: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.starts_with("position "))
+            .map(|l| {
+                l.split("nodes")
+                    .nth(1)
+                    .unwrap()
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(nodes.len(), 2);
+        // the moves were played: the same search as from the FEN they reach
+        assert_eq!(nodes[0], nodes[1]);
+        let bench: Vec<String> = {
+            let mut v = Vec::new();
+            run(TreeLimit::Depth(1), 4, "hce", |l| v.push(l.to_string())).unwrap();
+            v
+        };
+        assert!(bench[0].starts_with(&format!("tree: {} bench positions", POSITIONS.len())));
+        // a bad line is refused with its place, a missing file with its name
+        std::fs::write(&file, "startpos moves h2e2 h2e2\n").unwrap();
+        let e = run_with(TreeLimit::Depth(2), 4, "hce", &[], Some(&file), |_| {}).unwrap_err();
+        assert!(
+            e.starts_with("--positions: ") && e.contains("positions.epd:1"),
+            "{e}"
+        );
+        let gone = dir.join("no-such.epd");
+        let e = run_with(TreeLimit::Depth(2), 4, "hce", &[], Some(&gone), |_| {}).unwrap_err();
+        assert!(e.contains("no-such.epd") && !e.contains('\n'), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
