@@ -1,8 +1,8 @@
 //! `chariot bench --tree`: the shape of the search over the bench positions (or the positions
-//! of a file, `--positions`), at a fixed depth or a fixed time a position. Where the nodes go (main search or quiescence), how
-//! well moves are ordered (the share of cut-offs made by the first move), what each pruning,
-//! reduction and extension did, how the hash table served, and what each iteration cost
-//! (time to depth, effective branching factor). It is how a search that stops gaining from
+//! of a file, `--positions`), at a fixed depth or a fixed time a position. Where the nodes go
+//! (main search or quiescence), how well moves are ordered (the share of cut-offs made by the
+//! first move), what each pruning, reduction and extension did, how the hash table served, and
+//! what each iteration cost (time to depth, effective branching factor). It is how a search that stops gaining from
 //! time is diagnosed: a branching factor that grows with depth, extensions that widen the
 //! tree, re-searches that waste it.
 
@@ -24,14 +24,13 @@ pub enum TreeLimit {
 
 /// A position the report searches: a FEN (`None`: the start position) and the ICCS moves
 /// played from it (they give the search the game's history: repetitions, the move limit).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TreePosition {
-    pub fen: Option<String>,
-    pub moves: Vec<String>,
+struct TreePosition {
+    fen: Option<String>,
+    moves: Vec<String>,
 }
 
 /// The bench positions ([`POSITIONS`]), the report's default.
-pub fn bench_positions() -> Vec<TreePosition> {
+fn bench_positions() -> Vec<TreePosition> {
     POSITIONS
         .iter()
         .map(|fen| TreePosition {
@@ -44,7 +43,7 @@ pub fn bench_positions() -> Vec<TreePosition> {
 /// The positions of a file, read as `chariot match --openings` reads one: EPD/FEN lines, a FEN
 /// (or `startpos`) and ICCS moves, or ICCS move lines; blank lines and `#` comments skipped.
 /// Every position must be legal and its game not over (under the CXA rules).
-pub fn read_positions(path: &Path) -> Result<Vec<TreePosition>, String> {
+fn read_positions(path: &Path) -> Result<Vec<TreePosition>, String> {
     let found =
         openings::read_file(path, RuleSet::default()).map_err(|e| format!("--positions: {e}"))?;
     Ok(found
