@@ -10,6 +10,10 @@
 #   COUNT=1           shards to make (0: until stopped)
 #   SHARD_SECONDS=1200  each shard's time budget (no game starts after it; its row records
 #                     the game count, so it is played again byte for byte from the seed)
+#   UNTIL=            a deadline (anything `date -d` reads, e.g. 03:30 or "2026-12-07 03:30
+#                     UTC"): no shard starts with less than MIN_SECONDS (300) before it, and
+#                     the last one is cut to end MARGIN (60) seconds before it, so every
+#                     shard is whole before a session ends
 #   PROCS=1           generator processes at once: process w makes shards FIRST+w,
 #                     FIRST+w+PROCS, ... (COUNT each), so no two try one number
 #   NODES=3000 THREADS=(all cores / PROCS, each) NICE=19 EVAL=nnue
@@ -31,6 +35,14 @@ EVAL=${EVAL:-nnue}
 DATA_DIR=${DATA_DIR:-/work/data/gen$SEED}
 MANIFEST=${MANIFEST:-nets/shards.tsv}
 BIN=${BIN:-target/release/chariot}
+UNTIL=${UNTIL:-}
+MIN_SECONDS=${MIN_SECONDS:-300}
+MARGIN=${MARGIN:-60}
+deadline=""
+if [ -n "$UNTIL" ]; then
+    deadline=$(date -d "$UNTIL" +%s) || { echo "gen-data.sh: UNTIL: not a date: $UNTIL" >&2; exit 2; }
+    [ "$deadline" -gt "$(date +%s)" ] || { echo "gen-data.sh: UNTIL is not in the future: $UNTIL" >&2; exit 2; }
+fi
 [ -x "$BIN" ] || cargo build --release --quiet
 mkdir -p "$DATA_DIR"
 
@@ -44,7 +56,16 @@ worker() {
             shard=$((shard + PROCS))
             continue
         fi
-        nice -n "$NICE" "$BIN" nnue gen --out "$DATA_DIR/$name" --seconds "$SHARD_SECONDS" \
+        seconds=$SHARD_SECONDS
+        if [ -n "$deadline" ]; then
+            left=$((deadline - $(date +%s) - MARGIN))
+            if [ "$left" -lt "$MIN_SECONDS" ]; then
+                echo "gen-data.sh: $name not started: ${left}s left before $UNTIL" >&2
+                break
+            fi
+            [ "$left" -lt "$seconds" ] && seconds=$left
+        fi
+        nice -n "$NICE" "$BIN" nnue gen --out "$DATA_DIR/$name" --seconds "$seconds" \
             --nodes "$NODES" --threads "$THREADS" --seed "$SEED" --shard "$shard" --eval "$EVAL" \
             --manifest "$MANIFEST"
         made=$((made + 1))
