@@ -12,7 +12,8 @@ nnue gen`; the positions the trainer could keep: searched, not a capture, score 
 (each N, and `game`: the score the generator's own search stored) the cross-entropy of
 sigmoid(score / K) against the result from the side to move's view (win 1, draw 0.5, loss
 0), at --k and at the K fitted to that source, then the difference between sources with a
-95 % interval from a bootstrap over whole games. Lower is better: a source whose scores
+95 % interval from a bootstrap over whole games (a position any source scores as a mate or
+beyond +-3000 is left out of all). Lower is better: a source whose scores
 predict the result better is a better training target for the net's score part.
 --save FILE writes every position's scores as JSON lines; --load FILE reads them back instead
 of searching (give the same --nodes). Python standard library only.
@@ -206,7 +207,7 @@ def main():
     keys = sorted(by_game)
     pairs = list(zip(sources[:-1], sources[1:-1])) + [(s, "game") for s in sources[:-1]]
     print(f"difference, bootstrap over games ({a.samples} samples, seed {a.seed}):")
-    for x, y in dict.fromkeys(pairs):
+    for x, y in pairs:
         diffs = []
         for _ in range(a.samples):
             drawn = [r for g in (rnd.choice(keys) for _ in keys) for r in by_game[g]]
