@@ -75,6 +75,10 @@ pub enum NnueAction {
         /// Games played at once while regenerating (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Only the rows of this seed (repeat for several); the others are not looked at,
+        /// so one generation's data can be checked or played again in its own folder.
+        #[arg(long = "seed")]
+        seeds: Vec<u64>,
     },
     /// Train a net on training-games files (`chariot nnue gen`) and write it.
     Train {
@@ -229,7 +233,8 @@ pub fn run(action: NnueAction) -> Result<(), String> {
             regenerate,
             teacher,
             threads,
-        } => shards(&manifest, &dir, regenerate, &teacher, threads),
+            seeds,
+        } => shards(&manifest, &dir, regenerate, &teacher, threads, &seeds),
         NnueAction::Gen {
             out,
             games,
@@ -358,10 +363,22 @@ fn shards(
     regenerate: bool,
     teachers: &[PathBuf],
     threads: Option<usize>,
+    seeds: &[u64],
 ) -> Result<(), String> {
-    let rows = manifest::read(path)?;
+    let mut rows = manifest::read(path)?;
     if rows.is_empty() {
         return Err(format!("{} lists no shards", path.display()));
+    }
+    if !seeds.is_empty() {
+        rows.retain(|r| seeds.contains(&r.seed));
+        if rows.is_empty() {
+            let list: Vec<String> = seeds.iter().map(u64::to_string).collect();
+            return Err(format!(
+                "{} lists no shards of seed {}",
+                path.display(),
+                list.join(", ")
+            ));
+        }
     }
     // the evaluations this build can play, by their manifest names
     let mut evals = vec![
