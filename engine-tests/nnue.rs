@@ -149,6 +149,48 @@ fn incremental_updates_equal_full_refreshes_over_1000_games() {
     );
 }
 
+/// A net's output scale S multiplies each evaluation by S / 400 (the one truncation apart),
+/// for the shipped net and a bucketed one, and the scaled net travels through its file.
+#[test]
+fn the_output_scale_multiplies_every_evaluation() {
+    let shipped: Network = (**EMBEDDED).clone();
+    for net in [shipped, random_bucketed_network(64, 8, 0x5ca1e)] {
+        let mut rng = Rng(0xface);
+        let mut large = 0;
+        for _ in 0..300 {
+            let mut pos = Position::startpos();
+            for _ in 0..rng.below(120) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                pos.make_move(legal.as_slice()[rng.below(legal.len())]);
+            }
+            let base = evaluate_full(&net, &pos);
+            if base.abs() >= 5_000 {
+                continue; // clear of the ±20,000 clamp at four times the scale
+            }
+            large += usize::from(base.abs() >= 200);
+            for scale in [100, 200, 372, 800, 1600] {
+                let mut scaled = net.clone();
+                scaled.scale = scale;
+                let scaled = Network::from_bytes(&scaled.to_bytes()).unwrap();
+                let got = f64::from(evaluate_full(&scaled, &pos));
+                let want = f64::from(base) * f64::from(scale) / 400.0;
+                assert!(
+                    (got - want).abs() < 1.0 + f64::from(scale) / 400.0,
+                    "scale {scale}: {got} against {want} ({base} at 400): {}",
+                    pos.fen()
+                );
+            }
+        }
+        assert!(
+            large > 50,
+            "{large} positions with a score of 2 pawns or more"
+        );
+    }
+}
+
 /// A colour-flipped or mirrored position evaluates the same (the net sees each side from its
 /// own side, and averages the board and its mirror image).
 #[test]
@@ -238,6 +280,11 @@ fn bad_net_files_are_refused_and_the_net_stays() {
             let mut b = bucketed.clone();
             let at = b.len() - 2;
             b[at] ^= 1;
+            b
+        }),
+        ("scale", {
+            let mut b = good.clone();
+            b[32..36].copy_from_slice(&0u32.to_le_bytes());
             b
         }),
         ("empty", Vec::new()),

@@ -148,6 +148,19 @@ pub enum NnueAction {
         #[arg(long, value_name = "NET")]
         init: Option<PathBuf>,
     },
+    /// Write a net with the same weights and another output scale: every evaluation is
+    /// multiplied by SCALE / 400 (to try the size of a net's scores against the search's
+    /// margins without training).
+    Scale {
+        /// The net file to read.
+        net: PathBuf,
+        /// Output scale in centipawns (the trainer's is 400; 100..=1600).
+        #[arg(long)]
+        scale: i32,
+        /// The net file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 pub fn run(action: NnueAction) -> Result<(), String> {
@@ -227,6 +240,18 @@ pub fn run(action: NnueAction) -> Result<(), String> {
             Ok(())
         }
 
+        NnueAction::Scale { net, scale, out } => {
+            let mut n = chariot::eval::nnue::load_file(&net)?;
+            let from = n.scale;
+            n.scale = scale;
+            train::write_net(&n, &out)?;
+            out!(
+                "wrote {}: the weights of {} with output scale {scale} (was {from})",
+                out.display(),
+                net.display()
+            );
+            Ok(())
+        }
         NnueAction::Shards {
             manifest,
             dir,

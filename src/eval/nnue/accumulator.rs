@@ -15,7 +15,7 @@
 //! which is all an accumulator depends on).
 
 use super::features::{NUM_FEATURES, index_fast, material_bucket};
-use super::format::{Network, QA, QB, SCALE};
+use super::format::{Network, QA, QB};
 use super::simd::{self, Kernel};
 use crate::core::{Color, Piece, Position, Square};
 
@@ -206,8 +206,8 @@ fn output(kernel: Kernel, net: &Network, entry: &[i16], pos: &Position) -> i32 {
         sum += simd::screlu_dot(kernel, &entry[them..them + h], w_them);
     }
     let qa = i64::from(QA);
-    let v =
-        (sum / qa + 2 * i64::from(net.out_bias[b])) * i64::from(SCALE) / (2 * qa * i64::from(QB));
+    let v = (sum / qa + 2 * i64::from(net.out_bias[b])) * i64::from(net.scale)
+        / (2 * qa * i64::from(QB));
     v.clamp(-20_000, 20_000) as i32
 }
 

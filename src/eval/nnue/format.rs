@@ -9,7 +9,7 @@
 //! | 20 | 4 | hidden width H (a multiple of 16, 16..=512) |
 //! | 24 | 4 | QA, the accumulator's scale (255) |
 //! | 28 | 4 | QB, the output weights' scale (64) |
-//! | 32 | 4 | output scale in centipawns (400) |
+//! | 32 | 4 | output scale S in centipawns (400 as trained; [`MIN_SCALE`]..=[`MAX_SCALE`]) |
 //! | 36 | 4 | architecture 1: reserved, 0; architecture 2: output buckets B (2, 4 or 8) |
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | 8 | FNV-1a-64 of the payload |
@@ -26,8 +26,10 @@
 //! values; the output is `Σ screlu(own)·w_own + Σ screlu(enemy)·w_enemy + bias` with
 //! `screlu(x) = clamp(x, 0, QA)²`, computed once on the board as it is and once on the board
 //! mirrored left-right, and averaged (so a mirrored position evaluates exactly the same):
-//! `eval = ((sum + sum_mirrored) / QA + 2·bias) · SCALE / (2·QA·QB)` centipawns for the side
-//! to move, the divisions truncating towards zero.
+//! `eval = ((sum + sum_mirrored) / QA + 2·bias) · S / (2·QA·QB)` centipawns for the side
+//! to move, the divisions truncating towards zero. The trainer writes S = [`SCALE`]; another S
+//! scales every evaluation of the same weights by S / 400 (`chariot nnue scale`), so that the
+//! size of a net's scores can be tried against the search's margins without training.
 //!
 //! Architecture 2 is architecture 1 with the output layer (weights and bias) chosen from B by
 //! the position's material ([`super::features::material_bucket`]), the same for both views
@@ -44,6 +46,10 @@ pub const ARCH_MATERIAL_BUCKETS: u32 = 2;
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
+/// Smallest and largest output scale a net file may declare (a quarter to four times
+/// [`SCALE`]).
+pub const MIN_SCALE: i32 = 100;
+pub const MAX_SCALE: i32 = 1600;
 pub const HEADER_LEN: usize = 56;
 /// Widest hidden layer accepted (keeps every i32 lane of the output sum from overflowing).
 pub const MAX_HIDDEN: usize = 512;
@@ -71,6 +77,8 @@ pub struct Network {
     pub out_weights: Vec<i16>,
     /// `buckets`.
     pub out_bias: Vec<i32>,
+    /// Output scale S in centipawns ([`SCALE`] as trained).
+    pub scale: i32,
 }
 
 /// FNV-1a, 64 bits.
@@ -107,6 +115,7 @@ impl Network {
             l1_bias: vec![0; hidden],
             out_weights: vec![0; buckets * 2 * hidden],
             out_bias: vec![0; buckets],
+            scale: SCALE,
         }
     }
 
@@ -140,6 +149,12 @@ impl Network {
         {
             return Err("weight arrays do not match the hidden width".into());
         }
+        if !(MIN_SCALE..=MAX_SCALE).contains(&self.scale) {
+            return Err(format!(
+                "output scale {} is outside {MIN_SCALE}..={MAX_SCALE}",
+                self.scale
+            ));
+        }
         if self.out_weights.iter().any(|w| w.abs() > MAX_OUT_WEIGHT) {
             return Err(format!(
                 "an output weight is beyond ±{MAX_OUT_WEIGHT} (the file is corrupt)"
@@ -171,7 +186,7 @@ impl Network {
             self.hidden as u32,
             QA as u32,
             QB as u32,
-            SCALE as u32,
+            self.scale as u32,
             if self.buckets == 1 {
                 0
             } else {
@@ -234,9 +249,14 @@ impl Network {
             ));
         }
         let (qa, qb, scale) = (u32_at(b, 24), u32_at(b, 28), u32_at(b, 32));
-        if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
+        if (qa, qb) != (QA as u32, QB as u32) {
             return Err(format!(
-                "net: quantisation {qa}/{qb}/{scale}, this build uses {QA}/{QB}/{SCALE}"
+                "net: quantisation {qa}/{qb}, this build uses {QA}/{QB}"
+            ));
+        }
+        if !(MIN_SCALE as u32..=MAX_SCALE as u32).contains(&scale) {
+            return Err(format!(
+                "net: output scale {scale}, this build accepts {MIN_SCALE}..={MAX_SCALE}"
             ));
         }
         let len = u64_at(b, 40);
@@ -269,6 +289,7 @@ impl Network {
             l1_bias,
             out_weights,
             out_bias,
+            scale: scale as i32,
         };
         net.validate().map_err(|e| format!("net: {e}"))?;
         Ok(net)
@@ -308,6 +329,33 @@ mod tests {
             assert_eq!(u32_at(&bytes, 36), if b == 1 { 0 } else { b as u32 });
             assert_eq!(Network::from_bytes(&bytes), Ok(n));
         }
+    }
+
+    /// The output scale travels in the header; one outside the accepted range, or a foreign
+    /// quantisation, is refused with one line.
+    #[test]
+    fn output_scale_round_trips_and_is_checked() {
+        let mut n = sample_with(4);
+        n.scale = 372;
+        let bytes = n.to_bytes();
+        assert_eq!(u32_at(&bytes, 32), 372);
+        assert_eq!(Network::from_bytes(&bytes), Ok(n.clone()));
+        for bad in [0u32, MIN_SCALE as u32 - 1, MAX_SCALE as u32 + 1, u32::MAX] {
+            let mut b = bytes.clone();
+            b[32..36].copy_from_slice(&bad.to_le_bytes());
+            let e = Network::from_bytes(&b).unwrap_err();
+            assert!(e.contains("output scale"), "{e}");
+            assert!(!e.contains('\n'));
+        }
+        let mut qa = bytes.clone();
+        qa[24] = 127;
+        assert!(
+            Network::from_bytes(&qa)
+                .unwrap_err()
+                .contains("quantisation")
+        );
+        n.scale = MAX_SCALE + 1;
+        assert!(n.validate().unwrap_err().contains("output scale"));
     }
 
     /// A header's bucket count is checked against the architecture and the payload.

@@ -43,7 +43,7 @@
 //!   order, so a run gives the same bits on any x86-64 CPU.
 
 use crate::eval::nnue::features;
-use crate::eval::nnue::format::{MAX_HIDDEN, MAX_OUT_WEIGHT, Network, QB, valid_buckets};
+use crate::eval::nnue::format::{MAX_HIDDEN, MAX_OUT_WEIGHT, Network, QB, SCALE, valid_buckets};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -203,6 +203,14 @@ fn check_options(opts: &TrainOptions) -> Result<(), String> {
         return Err(format!(
             "the initial net has hidden width {} and {} output buckets: give --hidden {} --buckets {}",
             net.hidden, net.buckets, net.hidden, net.buckets
+        ));
+    }
+    if let Some(net) = &opts.init
+        && net.scale != SCALE
+    {
+        return Err(format!(
+            "the initial net has output scale {}: the trainer starts only from nets of scale {SCALE}",
+            net.scale
         ));
     }
     Ok(())

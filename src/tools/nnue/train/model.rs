@@ -189,6 +189,7 @@ impl Model {
                 .iter()
                 .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
                 .collect(),
+            scale: SCALE,
         }
     }
 }
