@@ -304,7 +304,15 @@ fn bad_net_files_are_refused_and_the_net_stays() {
     std::fs::write(&path, &good).unwrap();
     let text = engine.set_eval_file(path.to_str().unwrap()).unwrap();
     assert!(text.contains("32 hidden"), "{text}");
+    assert!(!text.contains("scale"), "{text}");
     assert_eq!(Network::from_bytes(&good).unwrap().hidden, 32);
+    // a net of another output scale says so
+    let mut scaled = Network::from_bytes(&good).unwrap();
+    scaled.scale = 372;
+    let path = dir.join("scaled.nnue");
+    std::fs::write(&path, scaled.to_bytes()).unwrap();
+    let text = engine.set_eval_file(path.to_str().unwrap()).unwrap();
+    assert!(text.contains("output scale 372"), "{text}");
     // an architecture-2 net loads, and a damaged file after it leaves it in use
     let path = dir.join("bucketed.nnue");
     std::fs::write(&path, &bucketed).unwrap();

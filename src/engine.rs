@@ -230,8 +230,13 @@ impl Engine {
         } else {
             String::new()
         };
+        let scale = if self.net.scale != crate::eval::nnue::format::SCALE {
+            format!(", output scale {}", self.net.scale)
+        } else {
+            String::new()
+        };
         format!(
-            "NNUE evaluation, {from} (810 inputs, {} hidden{buckets})",
+            "NNUE evaluation, {from} (810 inputs, {} hidden{buckets}{scale})",
             self.net.hidden
         )
     }
