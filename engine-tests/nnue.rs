@@ -26,6 +26,19 @@ impl Rng {
     }
 }
 
+/// The position after fewer than `max_plies` random legal moves from the start.
+fn random_walk(rng: &mut Rng, max_plies: usize) -> Position {
+    let mut pos = Position::startpos();
+    for _ in 0..rng.below(max_plies) {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        pos.make_move(legal.as_slice()[rng.below(legal.len())]);
+    }
+    pos
+}
+
 /// The board rotated 180° with the colours swapped and the other side to move.
 fn colour_flip(fen: &str) -> String {
     let mut parts = fen.split_whitespace();
@@ -158,14 +171,7 @@ fn the_output_scale_multiplies_every_evaluation() {
         let mut rng = Rng(0xface);
         let mut large = 0;
         for _ in 0..300 {
-            let mut pos = Position::startpos();
-            for _ in 0..rng.below(120) {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                pos.make_move(legal.as_slice()[rng.below(legal.len())]);
-            }
+            let pos = random_walk(&mut rng, 120);
             let base = evaluate_full(&net, &pos);
             if base.abs() >= 5_000 {
                 continue; // clear of the ±20,000 clamp at four times the scale
@@ -204,14 +210,7 @@ fn flips_and_mirrors(net: &Network) {
     let mut rng = Rng(12345);
     let mut distinct = 0;
     for _ in 0..300 {
-        let mut pos = Position::startpos();
-        for _ in 0..rng.below(80) {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            pos.make_move(legal.as_slice()[rng.below(legal.len())]);
-        }
+        let pos = random_walk(&mut rng, 80);
         let fen = pos.fen();
         let e = evaluate_full(net, &pos);
         for other in [colour_flip(&fen), mirror(&fen), mirror(&colour_flip(&fen))] {
